@@ -1,0 +1,150 @@
+package rankgrad.ltr.pairwise;
+
+import java.util.Arrays;
+import java.util.Objects;
+import rankgrad.autodiff.Parallel;
+import rankgrad.ltr.Ranking;
+
+/**
+ * The CPU implementation of {@link PairwiseBackend}: fused per-row kernels ({@link PairKernels},
+ * SIMD when available) that evaluate each pair term on the fly, so the extra memory is O(1) per
+ * row and nothing of size m^2 is ever allocated; rows run in parallel in tasks of about {@value
+ * #PAIRS_PER_TASK} pairs fixed by the batch's offsets ({@link WorkPartition}).
+ *
+ * <p>Exact ranks sort each query with {@link Ranking} (O(m log m)), the one definition of ranking
+ * shared with the metrics and LambdaRank.
+ *
+ * <p>Thread-safety: stateless apart from its kernels; safe for concurrent use.
+ */
+public final class CpuPairwiseBackend implements PairwiseBackend {
+    /** Pair terms per task: large enough to amortize task overhead, small enough to balance 2+ cores. */
+    static final long PAIRS_PER_TASK = 1 << 15;
+    /** Documents per task of the O(m log m) exact ranking. */
+    static final int DOCS_PER_TASK = 4096;
+
+    private final PairKernels kernels;
+
+    private CpuPairwiseBackend(PairKernels kernels) {
+        this.kernels = Objects.requireNonNull(kernels, "kernels");
+    }
+
+    /** The CPU backend on the kernels chosen for this JVM ({@link PairKernelProvider#kernels()}). */
+    public static CpuPairwiseBackend create() {
+        return new CpuPairwiseBackend(PairKernelProvider.kernels());
+    }
+
+    /** The CPU backend on given kernels (e.g. {@link PairKernelProvider#scalar()} as a reference). */
+    public static CpuPairwiseBackend withKernels(PairKernels kernels) {
+        return new CpuPairwiseBackend(kernels);
+    }
+
+    @Override
+    public String name() {
+        return "cpu";
+    }
+
+    /** The kernels this backend runs on. */
+    public PairKernels kernels() {
+        return kernels;
+    }
+
+    @Override
+    public void exactRanksF32(float[] scores, int[] offsets, int[] tieKeys, float[] ranks) {
+        int[] blocks = WorkPartition.queryBlocks(offsets, DOCS_PER_TASK);
+        Parallel.forEach(blocks.length - 1, t -> {
+            for (int q = blocks[t]; q < blocks[t + 1]; q++) {
+                int from = offsets[q];
+                int m = offsets[q + 1] - from;
+                int[] order = Ranking.order(scores, from, m, Arrays.copyOfRange(tieKeys, from, from + m));
+                for (int p = 0; p < m; p++) {
+                    ranks[from + order[p]] = p + 1;
+                }
+            }
+        });
+    }
+
+    @Override
+    public void exactRanksF64(double[] scores, int[] offsets, int[] tieKeys, double[] ranks) {
+        int[] blocks = WorkPartition.queryBlocks(offsets, DOCS_PER_TASK);
+        Parallel.forEach(blocks.length - 1, t -> {
+            for (int q = blocks[t]; q < blocks[t + 1]; q++) {
+                int from = offsets[q];
+                int m = offsets[q + 1] - from;
+                int[] order = Ranking.order(scores, from, m, Arrays.copyOfRange(tieKeys, from, from + m));
+                for (int p = 0; p < m; p++) {
+                    ranks[from + order[p]] = p + 1;
+                }
+            }
+        });
+    }
+
+    @Override
+    public void sigmoidRanksF32(float[] scores, int[] offsets, float alpha, float[] ranks) {
+        int[] blocks = WorkPartition.rowBlocks(offsets, PAIRS_PER_TASK);
+        Parallel.forEach(blocks.length - 1, t -> {
+            int q = WorkPartition.queryOf(offsets, blocks[t]);
+            for (int k = blocks[t]; k < blocks[t + 1]; k++) {
+                while (k >= offsets[q + 1]) {
+                    q++;
+                }
+                int from = offsets[q];
+                // The row's own term is sigma(0) = 1/2: 1 + sum_{j != k} = 1/2 + sum_j.
+                ranks[k] = 0.5f + kernels.sigmoidRowSumF32(scores, from, offsets[q + 1] - from, scores[k], alpha);
+            }
+        });
+    }
+
+    @Override
+    public void sigmoidRanksF64(double[] scores, int[] offsets, double alpha, double[] ranks) {
+        int[] blocks = WorkPartition.rowBlocks(offsets, PAIRS_PER_TASK);
+        Parallel.forEach(blocks.length - 1, t -> {
+            int q = WorkPartition.queryOf(offsets, blocks[t]);
+            for (int k = blocks[t]; k < blocks[t + 1]; k++) {
+                while (k >= offsets[q + 1]) {
+                    q++;
+                }
+                int from = offsets[q];
+                ranks[k] = 0.5 + kernels.sigmoidRowSumF64(scores, from, offsets[q + 1] - from, scores[k], alpha);
+            }
+        });
+    }
+
+    @Override
+    public void rankGradientF32(BackwardType type, float alpha, float[] scores, float[] labels, int[] offsets,
+            float[] rankGrad, float[] scoreGrad) {
+        int[] blocks = WorkPartition.rowBlocks(offsets, PAIRS_PER_TASK);
+        Parallel.forEach(blocks.length - 1, t -> {
+            int q = WorkPartition.queryOf(offsets, blocks[t]);
+            for (int k = blocks[t]; k < blocks[t + 1]; k++) {
+                while (k >= offsets[q + 1]) {
+                    q++;
+                }
+                int from = offsets[q];
+                scoreGrad[k] = kernels.rankGradientRowF32(type, scores, labels, rankGrad, from, offsets[q + 1] - from,
+                        scores[k], labels[k], rankGrad[k], alpha);
+            }
+        });
+    }
+
+    @Override
+    public void rankGradientF64(BackwardType type, double alpha, double[] scores, float[] labels, int[] offsets,
+            double[] rankGrad, double[] scoreGrad) {
+        int[] blocks = WorkPartition.rowBlocks(offsets, PAIRS_PER_TASK);
+        Parallel.forEach(blocks.length - 1, t -> {
+            int q = WorkPartition.queryOf(offsets, blocks[t]);
+            for (int k = blocks[t]; k < blocks[t + 1]; k++) {
+                while (k >= offsets[q + 1]) {
+                    q++;
+                }
+                int from = offsets[q];
+                scoreGrad[k] = kernels.rankGradientRowF64(type, scores, labels, rankGrad, from, offsets[q + 1] - from,
+                        scores[k], labels[k], rankGrad[k], alpha);
+            }
+        });
+    }
+
+    @Override
+    public String toString() {
+        return "cpu(" + kernels.name() + ")";
+    }
+}

@@ -1,0 +1,63 @@
+package rankgrad.ltr.rank;
+
+import java.util.Objects;
+import rankgrad.autodiff.Var;
+import rankgrad.ltr.QueryBatch;
+import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.pairwise.BackwardType;
+import rankgrad.ltr.pairwise.PairwiseBackend;
+import rankgrad.ltr.pairwise.PairwiseBackends;
+
+/**
+ * ApproxNDCG (Qin et al. 2010; Bruch et al. 2019): minus the nDCG of the approximate ranks
+ * ({@link ApproxRanks}, Bruch Eq. 6), averaged over the queries of a batch:
+ * <pre>  L = -(1/Q) sum_q (1/IDCG_q) sum_i (2^{y_i} - 1) / log2(1 + pi^-(i)),
+ *  pi^-(i) = 1 + sum_{j != i} sigma(alpha (s_j - s_i))</pre>
+ * the same nDCG function as the twin-sigmoid loss ({@link RankMetric#ndcg()}), on smooth ranks, so
+ * the value is an approximation of -nDCG and the backward is its exact gradient. Default alpha =
+ * 10 (Bruch et al.). Forward and backward each take O(m^2) time and O(m) memory per query.
+ *
+ * <pre>{@code
+ * RankingLoss loss = ApproxNdcgLoss.of(ApproxNdcgLoss.DEFAULT_ALPHA);
+ * }</pre>
+ *
+ * <p>A query without relevant documents contributes 0 and a zero gradient (and counts in Q); NaN
+ * or infinite scores raise {@link IllegalArgumentException} naming the query.
+ */
+public final class ApproxNdcgLoss implements RankingLoss {
+    /** Bruch et al.'s choice of sigmoid steepness. */
+    public static final double DEFAULT_ALPHA = ApproxRanks.DEFAULT_ALPHA;
+
+    private final double alpha;
+    private final PairwiseBackend backend;
+
+    private ApproxNdcgLoss(double alpha, PairwiseBackend backend) {
+        this.alpha = Inputs.requireAlpha("alpha", alpha);
+        this.backend = Objects.requireNonNull(backend, "backend");
+    }
+
+    /** ApproxNDCG with sigmoid steepness {@code alpha} on the selected pairwise backend. */
+    public static ApproxNdcgLoss of(double alpha) {
+        return new ApproxNdcgLoss(alpha, PairwiseBackends.selected());
+    }
+
+    /** The same loss on another pairwise backend. */
+    public ApproxNdcgLoss withBackend(PairwiseBackend other) {
+        return new ApproxNdcgLoss(alpha, other);
+    }
+
+    public double alpha() {
+        return alpha;
+    }
+
+    @Override
+    public Var loss(Var scores, QueryBatch batch) {
+        return Var.apply(new MetricLossOp(name(), batch, RankMetric.ndcg(), backend, BackwardType.TYPE1, alpha, null),
+                scores);
+    }
+
+    @Override
+    public String name() {
+        return "approx-ndcg";
+    }
+}

@@ -1,0 +1,79 @@
+package rankgrad.ltr.rank;
+
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import rankgrad.ltr.Ranking;
+
+/**
+ * The seeded random tie-breaking of the twin-sigmoid ranks (Yu et al. 2020, Sec. 4.2): for each
+ * query of each forward call, a random permutation p of 0..m-1; of two documents with equal
+ * scores, i is ranked above j iff p_i > p_j.
+ *
+ * <p>The permutation of query q in call c depends only on (seed, c, q), drawn from its own
+ * {@link SplittableRandom}: never on threads or on the other queries of the batch. Each {@link
+ * #nextCall()} advances a counter, so successive training steps break ties afresh, reproducibly.
+ *
+ * <p>Thread-safety: the counter is atomic; the static functions are pure.
+ */
+public final class TieBreak {
+    private final long seed;
+    private final AtomicLong calls = new AtomicLong();
+
+    private TieBreak(long seed) {
+        this.seed = seed;
+    }
+
+    /** A tie-breaker whose first call is call 0. */
+    public static TieBreak seeded(long seed) {
+        return new TieBreak(seed);
+    }
+
+    public long seed() {
+        return seed;
+    }
+
+    /** The number of the next forward call, then advances the counter. */
+    public long nextCall() {
+        return calls.getAndIncrement();
+    }
+
+    /** Yu's permutation p of query {@code query} (m documents) in call {@code call}. */
+    public static int[] permutation(long seed, long call, int query, int m) {
+        return Ranking.randomTieKeys(m, new SplittableRandom(mix(seed, call, query)));
+    }
+
+    /**
+     * The {@link Ranking} tie keys of that permutation (smaller key first): key_i = m - 1 - p_i,
+     * so that among tied documents the larger p_i comes first.
+     */
+    public static int[] keys(long seed, long call, int query, int m) {
+        int[] p = permutation(seed, call, query, m);
+        for (int i = 0; i < m; i++) {
+            p[i] = m - 1 - p[i];
+        }
+        return p;
+    }
+
+    /** The tie keys of every query of a batch, laid out flat like its scores. */
+    public static int[] batchKeys(long seed, long call, int[] offsets) {
+        int[] keys = new int[offsets[offsets.length - 1]];
+        for (int q = 0; q + 1 < offsets.length; q++) {
+            int m = offsets[q + 1] - offsets[q];
+            System.arraycopy(keys(seed, call, q, m), 0, keys, offsets[q], m);
+        }
+        return keys;
+    }
+
+    /** A 64-bit seed from (seed, call, query) whose bits all depend on all three (SplitMix64 finalizer). */
+    private static long mix(long seed, long call, int query) {
+        long h = mix64(seed ^ 0x9E3779B97F4A7C15L);
+        h = mix64(h ^ (call * 0xC2B2AE3D27D4EB4FL));
+        return mix64(h ^ (query * 0x165667B19E3779F9L + 0x27D4EB2F165667C5L));
+    }
+
+    private static long mix64(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+}
