@@ -6,9 +6,9 @@ import rankgrad.autodiff.Parallel;
 import rankgrad.ltr.Ranking;
 
 /**
- * The CPU implementation of {@link PairwiseBackend}: fused per-row kernels ({@link PairKernels},
- * SIMD when available) that evaluate each pair term on the fly, so the extra memory is O(1) per
- * row and nothing of size m^2 is ever allocated; rows run in parallel in tasks of about {@value
+ * The CPU implementation of {@link PairwiseBackend}: fused row kernels ({@link PairKernels}, SIMD
+ * when available) that evaluate each pair term on the fly, so the extra memory is O(1) per row
+ * and nothing of size m^2 is ever allocated; rows run in parallel in tasks of about {@value
  * #PAIRS_PER_TASK} pairs fixed by the batch's offsets ({@link WorkPartition}).
  *
  * <p>Exact ranks sort each query with {@link Ranking} (O(m log m)), the one definition of ranking
@@ -18,7 +18,7 @@ import rankgrad.ltr.Ranking;
  */
 public final class CpuPairwiseBackend implements PairwiseBackend {
     /** Pair terms per task: large enough to amortize task overhead, small enough to balance 2+ cores. */
-    static final long PAIRS_PER_TASK = 1 << 15;
+    static final long PAIRS_PER_TASK = 1 << 16;
     /** Documents per task of the O(m log m) exact ranking. */
     static final int DOCS_PER_TASK = 4096;
 
@@ -80,65 +80,49 @@ public final class CpuPairwiseBackend implements PairwiseBackend {
 
     @Override
     public void sigmoidRanksF32(float[] scores, int[] offsets, float alpha, float[] ranks) {
-        int[] blocks = WorkPartition.rowBlocks(offsets, PAIRS_PER_TASK);
-        Parallel.forEach(blocks.length - 1, t -> {
-            int q = WorkPartition.queryOf(offsets, blocks[t]);
-            for (int k = blocks[t]; k < blocks[t + 1]; k++) {
-                while (k >= offsets[q + 1]) {
-                    q++;
-                }
-                int from = offsets[q];
-                // The row's own term is sigma(0) = 1/2: 1 + sum_{j != k} = 1/2 + sum_j.
-                ranks[k] = 0.5f + kernels.sigmoidRowSumF32(scores, from, offsets[q + 1] - from, scores[k], alpha);
-            }
-        });
+        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
+                kernels.approxRanksF32(scores, from, m, rowFrom, rowTo, alpha, ranks));
     }
 
     @Override
     public void sigmoidRanksF64(double[] scores, int[] offsets, double alpha, double[] ranks) {
-        int[] blocks = WorkPartition.rowBlocks(offsets, PAIRS_PER_TASK);
-        Parallel.forEach(blocks.length - 1, t -> {
-            int q = WorkPartition.queryOf(offsets, blocks[t]);
-            for (int k = blocks[t]; k < blocks[t + 1]; k++) {
-                while (k >= offsets[q + 1]) {
-                    q++;
-                }
-                int from = offsets[q];
-                ranks[k] = 0.5 + kernels.sigmoidRowSumF64(scores, from, offsets[q + 1] - from, scores[k], alpha);
-            }
-        });
+        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
+                kernels.approxRanksF64(scores, from, m, rowFrom, rowTo, alpha, ranks));
     }
 
     @Override
     public void rankGradientF32(BackwardType type, float alpha, float[] scores, float[] labels, int[] offsets,
             float[] rankGrad, float[] scoreGrad) {
-        int[] blocks = WorkPartition.rowBlocks(offsets, PAIRS_PER_TASK);
-        Parallel.forEach(blocks.length - 1, t -> {
-            int q = WorkPartition.queryOf(offsets, blocks[t]);
-            for (int k = blocks[t]; k < blocks[t + 1]; k++) {
-                while (k >= offsets[q + 1]) {
-                    q++;
-                }
-                int from = offsets[q];
-                scoreGrad[k] = kernels.rankGradientRowF32(type, scores, labels, rankGrad, from, offsets[q + 1] - from,
-                        scores[k], labels[k], rankGrad[k], alpha);
-            }
-        });
+        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
+                kernels.rankGradientF32(type, scores, labels, rankGrad, from, m, rowFrom, rowTo, alpha, scoreGrad));
     }
 
     @Override
     public void rankGradientF64(BackwardType type, double alpha, double[] scores, float[] labels, int[] offsets,
             double[] rankGrad, double[] scoreGrad) {
+        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
+                kernels.rankGradientF64(type, scores, labels, rankGrad, from, m, rowFrom, rowTo, alpha, scoreGrad));
+    }
+
+    /** The rows [rowFrom, rowTo) of the query of m documents starting at from. */
+    @FunctionalInterface
+    private interface RowSegment {
+        void run(int from, int m, int rowFrom, int rowTo);
+    }
+
+    /** Runs the row tasks of {@link WorkPartition#rowBlocks}, cutting each task's rows at query boundaries. */
+    private static void forEachRowSegment(int[] offsets, RowSegment segment) {
         int[] blocks = WorkPartition.rowBlocks(offsets, PAIRS_PER_TASK);
         Parallel.forEach(blocks.length - 1, t -> {
-            int q = WorkPartition.queryOf(offsets, blocks[t]);
-            for (int k = blocks[t]; k < blocks[t + 1]; k++) {
+            int k = blocks[t];
+            int q = WorkPartition.queryOf(offsets, k);
+            while (k < blocks[t + 1]) {
                 while (k >= offsets[q + 1]) {
                     q++;
                 }
-                int from = offsets[q];
-                scoreGrad[k] = kernels.rankGradientRowF64(type, scores, labels, rankGrad, from, offsets[q + 1] - from,
-                        scores[k], labels[k], rankGrad[k], alpha);
+                int end = Math.min(blocks[t + 1], offsets[q + 1]);
+                segment.run(offsets[q], offsets[q + 1] - offsets[q], k, end);
+                k = end;
             }
         });
     }

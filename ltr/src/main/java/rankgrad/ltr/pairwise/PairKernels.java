@@ -1,18 +1,20 @@
 package rankgrad.ltr.pairwise;
 
 /**
- * The O(m) inner loops of the O(m^2) rank computations: one row of pair terms of one query,
- * summed on the fly so that no m x m array ever exists. Two implementations: {@link
- * ScalarPairKernels} (plain Java, the oracle, always present) and {@code VectorPairKernels}
- * (Panama Vector API), chosen once by {@link PairKernelProvider}.
+ * The inner loops of the O(m^2) rank computations: for a block of rows k of one query, the sum
+ * over the query's documents j of a pair term, evaluated on the fly so that no m x m array ever
+ * exists. Two implementations: {@link ScalarPairKernels} (plain Java, the oracle, always
+ * present) and {@code VectorPairKernels} (Panama Vector API, one row per lane), chosen once by
+ * {@link PairKernelProvider}.
  *
- * <p>Every method reads the documents {@code [off, off + m)} of the flat arrays of a batch; the
- * row's own document may lie in that range (its pair term is 0 or accounted for, see each
- * method). Notation: sigma(x) = 1 / (1 + e^{-x}), z_kj = s_k - s_j, sb = sigma(alpha z_kj),
- * u_kj = sign(y_k - y_j).
+ * <p>Every method reads the query's documents {@code [off, off + m)} of flat batch arrays and
+ * writes {@code out[k]} for the rows {@code rowFrom <= k < rowTo}, a sub-range of the query.
+ * Notation: sigma(x) = 1 / (1 + e^{-x}), z_kj = s_k - s_j, sb = sigma(alpha z_kj), u_kj =
+ * sign(y_k - y_j). Each row sums j = off, off+1, ... in that order.
  *
- * <p>Implementations may differ from the scalar oracle by reassociation of the sums and by a few
- * ulps in exp; they are stateless and thread-safe.
+ * <p>Implementations may differ from the scalar oracle by a few ulps per term (exp, fused
+ * multiply-add, where constant factors are applied), never by the order of the sum; they are
+ * stateless and thread-safe, and give the same bits in every JIT tier.
  */
 public interface PairKernels {
 
@@ -20,29 +22,28 @@ public interface PairKernels {
     String name();
 
     /**
-     * sum_{j in [off, off+m)} sigma(alpha (s_j - si)): the sigmoid part of the approximate rank
-     * pi^- (Qin et al.; Bruch et al. Eq. 6). When the row's own document is in the range it adds
-     * sigma(0) = 1/2, so pi^-(i) = 1/2 + this sum.
+     * The approximate ranks out[k] = pi^-(k) = 1 + sum_{j != k} sigma(alpha (s_j - s_k)) (Qin et al.;
+     * Bruch et al. Eq. 6), computed as 1/2 + sum_j sigma(alpha (s_j - s_k)) since the term j = k
+     * is sigma(0) = 1/2.
      */
-    float sigmoidRowSumF32(float[] s, int off, int m, float si, float alpha);
+    void approxRanksF32(float[] s, int off, int m, int rowFrom, int rowTo, float alpha, float[] out);
 
-    /** {@link #sigmoidRowSumF32} in float64. */
-    double sigmoidRowSumF64(double[] s, int off, int m, double si, double alpha);
+    /** {@link #approxRanksF32} in float64. */
+    void approxRanksF64(double[] s, int off, int m, int rowFrom, int rowTo, double alpha, double[] out);
 
     /**
-     * The gradient of sum_i g_i r_i with respect to s_k, where r_i = 1 + sum_{j != i}
-     * (1 - h(s_i - s_j)) and the backward replaces dh/dz by the pair derivative d_kj of {@code
-     * type} ({@link BackwardType}):
+     * out[k] = d/ds_k of sum_i g_i r_i, where r_i = 1 + sum_{j != i} (1 - h(s_i - s_j)) and the
+     * backward replaces dh/dz by the pair derivative d_kj of {@code type} ({@link BackwardType}):
      * <ul>
      *   <li>TYPE1 (d symmetric): sum_j d_kj (g_j - g_k), d_kj = alpha sb (1 - sb);</li>
      *   <li>TYPE2, TYPE3 (d antisymmetric: d_jk = -d_kj): -sum_j d_kj (g_k + g_j).</li>
      * </ul>
-     * The term j = k is zero in all three, so the row's own document may lie in the range.
+     * The term j = k is zero in all three.
      */
-    float rankGradientRowF32(BackwardType type, float[] s, float[] y, float[] g, int off, int m,
-            float sk, float yk, float gk, float alpha);
+    void rankGradientF32(BackwardType type, float[] s, float[] y, float[] g, int off, int m, int rowFrom, int rowTo,
+            float alpha, float[] out);
 
-    /** {@link #rankGradientRowF32} in float64 (labels stay float32, as in a batch). */
-    double rankGradientRowF64(BackwardType type, double[] s, float[] y, double[] g, int off, int m,
-            double sk, float yk, double gk, double alpha);
+    /** {@link #rankGradientF32} in float64 (labels stay float32, as in a batch). */
+    void rankGradientF64(BackwardType type, double[] s, float[] y, double[] g, int off, int m, int rowFrom, int rowTo,
+            double alpha, double[] out);
 }

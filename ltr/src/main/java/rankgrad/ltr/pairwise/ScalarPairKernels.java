@@ -3,7 +3,7 @@ package rankgrad.ltr.pairwise;
 /**
  * Plain-Java pair kernels: the reference every SIMD kernel is tested against, and the fallback
  * when {@code jdk.incubator.vector} is not available. Each loop evaluates the pair term exactly
- * as written in {@link PairKernels} and sums left to right.
+ * as written in {@link PairKernels} and sums j from the query's first document up.
  */
 public final class ScalarPairKernels implements PairKernels {
     /** The shared instance (the class is stateless). */
@@ -18,57 +18,61 @@ public final class ScalarPairKernels implements PairKernels {
     }
 
     @Override
-    public float sigmoidRowSumF32(float[] s, int off, int m, float si, float alpha) {
-        float sum = 0f;
-        for (int j = 0; j < m; j++) {
-            sum += sigmoid(alpha * (s[off + j] - si));
+    public void approxRanksF32(float[] s, int off, int m, int rowFrom, int rowTo, float alpha, float[] out) {
+        for (int k = rowFrom; k < rowTo; k++) {
+            float sum = 0.5f;
+            for (int j = off; j < off + m; j++) {
+                sum += sigmoid(alpha * (s[j] - s[k]));
+            }
+            out[k] = sum;
         }
-        return sum;
     }
 
     @Override
-    public double sigmoidRowSumF64(double[] s, int off, int m, double si, double alpha) {
-        double sum = 0.0;
-        for (int j = 0; j < m; j++) {
-            sum += sigmoid(alpha * (s[off + j] - si));
+    public void approxRanksF64(double[] s, int off, int m, int rowFrom, int rowTo, double alpha, double[] out) {
+        for (int k = rowFrom; k < rowTo; k++) {
+            double sum = 0.5;
+            for (int j = off; j < off + m; j++) {
+                sum += sigmoid(alpha * (s[j] - s[k]));
+            }
+            out[k] = sum;
         }
-        return sum;
     }
 
     @Override
-    public float rankGradientRowF32(BackwardType type, float[] s, float[] y, float[] g, int off, int m,
-            float sk, float yk, float gk, float alpha) {
-        float sum = 0f;
-        for (int j = 0; j < m; j++) {
-            float sb = sigmoid(alpha * (sk - s[off + j]));
-            float yj = y[off + j];
-            float gj = g[off + j];
-            sum += switch (type) {
-                case TYPE1 -> alpha * sb * (1f - sb) * (gj - gk);
-                case TYPE2 -> -Math.signum(yk - yj) * alpha * sb * (1f - sb) * (gk + gj);
-                case TYPE3 -> yk > yj ? -2f * alpha * (1f - sb) * (gk + gj)
-                        : yk < yj ? 2f * alpha * sb * (gk + gj) : 0f;
-            };
+    public void rankGradientF32(BackwardType type, float[] s, float[] y, float[] g, int off, int m, int rowFrom,
+            int rowTo, float alpha, float[] out) {
+        for (int k = rowFrom; k < rowTo; k++) {
+            float sum = 0f;
+            for (int j = off; j < off + m; j++) {
+                float sb = sigmoid(alpha * (s[k] - s[j]));
+                sum += switch (type) {
+                    case TYPE1 -> alpha * sb * (1f - sb) * (g[j] - g[k]);
+                    case TYPE2 -> -Math.signum(y[k] - y[j]) * alpha * sb * (1f - sb) * (g[k] + g[j]);
+                    case TYPE3 -> y[k] > y[j] ? -2f * alpha * (1f - sb) * (g[k] + g[j])
+                            : y[k] < y[j] ? 2f * alpha * sb * (g[k] + g[j]) : 0f;
+                };
+            }
+            out[k] = sum;
         }
-        return sum;
     }
 
     @Override
-    public double rankGradientRowF64(BackwardType type, double[] s, float[] y, double[] g, int off, int m,
-            double sk, float yk, double gk, double alpha) {
-        double sum = 0.0;
-        for (int j = 0; j < m; j++) {
-            double sb = sigmoid(alpha * (sk - s[off + j]));
-            float yj = y[off + j];
-            double gj = g[off + j];
-            sum += switch (type) {
-                case TYPE1 -> alpha * sb * (1.0 - sb) * (gj - gk);
-                case TYPE2 -> -Math.signum(yk - yj) * alpha * sb * (1.0 - sb) * (gk + gj);
-                case TYPE3 -> yk > yj ? -2.0 * alpha * (1.0 - sb) * (gk + gj)
-                        : yk < yj ? 2.0 * alpha * sb * (gk + gj) : 0.0;
-            };
+    public void rankGradientF64(BackwardType type, double[] s, float[] y, double[] g, int off, int m, int rowFrom,
+            int rowTo, double alpha, double[] out) {
+        for (int k = rowFrom; k < rowTo; k++) {
+            double sum = 0.0;
+            for (int j = off; j < off + m; j++) {
+                double sb = sigmoid(alpha * (s[k] - s[j]));
+                sum += switch (type) {
+                    case TYPE1 -> alpha * sb * (1.0 - sb) * (g[j] - g[k]);
+                    case TYPE2 -> -Math.signum(y[k] - y[j]) * alpha * sb * (1.0 - sb) * (g[k] + g[j]);
+                    case TYPE3 -> y[k] > y[j] ? -2.0 * alpha * (1.0 - sb) * (g[k] + g[j])
+                            : y[k] < y[j] ? 2.0 * alpha * sb * (g[k] + g[j]) : 0.0;
+                };
+            }
+            out[k] = sum;
         }
-        return sum;
     }
 
     /** sigma(x) = 1 / (1 + e^{-x}) in float32 arithmetic; e^{-x} = +inf gives exactly 0. */

@@ -2,31 +2,61 @@ package rankgrad.ltr.pairwise;
 
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Pair kernels on the Panama Vector API: the j loop of a row runs on SIMD lanes, exp through
- * {@code VectorOperators.EXP} (SVML on x86), one accumulator reduced once at the end.
+ * Pair kernels on the Panama Vector API, one row k per SIMD lane: for a block of rows, the loop
+ * over j broadcasts s_j (and y_j, g_j) and updates every lane's sum, so each row is summed in the
+ * scalar kernel's order and no cross-lane reduction is needed. A partial last block is masked.
+ *
+ * <p>Reproducibility: a result must not depend on whether a method runs interpreted, in C1 or in
+ * C2. {@code VectorOperators.EXP} (SVML when compiled, per-lane {@code Math.exp} when not)
+ * differs between those tiers, so exp here is the Cephes range reduction and polynomial written
+ * in lanewise add, multiply, fma and integer conversions: correctly rounded IEEE operations, the
+ * same in every tier, within 2 ulps of {@code Math.exp}.
  *
  * <p>Loaded reflectively by {@link PairKernelProvider} only when {@code jdk.incubator.vector} is
  * readable, so that nothing else in {@code rankgrad.ltr} links against the incubator module.
- * Unlike the engine's arithmetic kernels these loops vectorize at every length, tail included
- * (a masked last step): each lane evaluates an exp, which costs far more than the one reduction,
- * so even a query of a few documents gains from the lanes. Constant factors (alpha, 2 alpha) are
- * applied once after the reduction, which is why results differ from {@link ScalarPairKernels}
- * by rounding only.
+ * Constant factors (alpha, 2 alpha) are applied once at the end of a row, one of the reasons
+ * results differ from {@link ScalarPairKernels} by rounding (never by summation order).
  */
 public final class VectorPairKernels implements PairKernels {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
-    /** Float lanes matching D's lane count, to load float32 labels beside float64 scores. */
-    private static final VectorSpecies<Float> F_FOR_D =
-            VectorSpecies.of(float.class, VectorShape.forBitSize(D.vectorBitSize() / 2));
     private static final FloatVector ONE_F = FloatVector.broadcast(F, 1f);
     private static final DoubleVector ONE_D = DoubleVector.broadcast(D, 1.0);
+
+    /** Largest |alpha (s - c)| for which {@link #expFactors} are used: P in [e^-80, e^80]. */
+    private static final double FACTOR_RANGE = 80.0;
+    /** Above this, e^x overflows (float32: e^88.72; float64: e^709.78) and sigma(-x) is 0. */
+    private static final float EXP_MAX_F = 88f;
+    private static final double EXP_MAX_D = 709.0;
+    private static final float LOG2E_F = 1.44269504088896341f;
+    private static final float ROUND_F = 0x1.8p23f;
+    private static final float LN2_HI_F = 0.693359375f;
+    private static final float LN2_LO_F = -2.12194440e-4f;
+    private static final double LOG2E_D = 1.4426950408889634;
+    private static final double ROUND_D = 0x1.8p52;
+    private static final double LN2_HI_D = 6.93147180369123816490e-01;
+    private static final double LN2_LO_D = 1.90821492927058770002e-10;
+    /** Cephes expf: e^r = 1 + r + r^2 (((((c0 r + c1) r + c2) r + c3) r + c4) r + c5) for |r| <= ln2/2. */
+    private static final float[] CEPHES_F = {
+        1.9875691500e-4f, 1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f, 1.6666665459e-1f, 5.0000001201e-1f,
+    };
+    /** 1 / i!, i = 0..13. */
+    private static final double[] TAYLOR = new double[14];
+
+    static {
+        double factorial = 1;
+        for (int i = 0; i < TAYLOR.length; i++) {
+            factorial *= Math.max(1, i);
+            TAYLOR[i] = 1.0 / factorial;
+        }
+    }
 
     /** For reflective loading by {@link PairKernelProvider}. */
     public VectorPairKernels() {
@@ -37,196 +67,334 @@ public final class VectorPairKernels implements PairKernels {
         return "vector(" + F.vectorBitSize() + "-bit)";
     }
 
+    // Each public method dispatches to a method holding both loops for one case, taking and
+    // returning no vectors: if C2 declines to inline a call, vectors crossing it would be boxed.
+
     @Override
-    public float sigmoidRowSumF32(float[] s, int off, int m, float si, float alpha) {
-        FloatVector vsi = FloatVector.broadcast(F, si);
-        FloatVector va = FloatVector.broadcast(F, alpha);
-        FloatVector acc = FloatVector.zero(F);
-        int j = 0;
-        for (int bound = F.loopBound(m); j < bound; j += F.length()) {
-            FloatVector sj = FloatVector.fromArray(F, s, off + j);
-            acc = acc.add(sigmoid(va.mul(sj.sub(vsi))));
+    public void approxRanksF32(float[] s, int off, int m, int rowFrom, int rowTo, float alpha, float[] out) {
+        float[] p = expFactors(s, off, m, alpha);
+        if (p != null) {
+            approxRanksFactored(p, off, m, rowFrom, rowTo, out);
+        } else {
+            approxRanksDirect(s, off, m, rowFrom, rowTo, alpha, out);
         }
-        if (j < m) {
-            VectorMask<Float> tail = F.indexInRange(j, m);
-            FloatVector sj = FloatVector.fromArray(F, s, off + j, tail);
-            acc = acc.add(sigmoid(va.mul(sj.sub(vsi))), tail);
-        }
-        return acc.reduceLanes(VectorOperators.ADD);
     }
 
     @Override
-    public double sigmoidRowSumF64(double[] s, int off, int m, double si, double alpha) {
-        DoubleVector vsi = DoubleVector.broadcast(D, si);
-        DoubleVector va = DoubleVector.broadcast(D, alpha);
-        DoubleVector acc = DoubleVector.zero(D);
-        int j = 0;
-        for (int bound = D.loopBound(m); j < bound; j += D.length()) {
-            DoubleVector sj = DoubleVector.fromArray(D, s, off + j);
-            acc = acc.add(sigmoid(va.mul(sj.sub(vsi))));
+    public void approxRanksF64(double[] s, int off, int m, int rowFrom, int rowTo, double alpha, double[] out) {
+        for (int kb = rowFrom; kb < rowTo; kb += D.length()) {
+            VectorMask<Double> rows = D.indexInRange(kb, rowTo);
+            DoubleVector sk = DoubleVector.fromArray(D, s, kb, rows);
+            DoubleVector acc = DoubleVector.broadcast(D, 0.5);
+            for (int j = off; j < off + m; j++) {
+                acc = acc.add(sigmoid(DoubleVector.broadcast(D, s[j]).sub(sk).mul(alpha)));
+            }
+            acc.intoArray(out, kb, rows);
         }
-        if (j < m) {
-            VectorMask<Double> tail = D.indexInRange(j, m);
-            DoubleVector sj = DoubleVector.fromArray(D, s, off + j, tail);
-            acc = acc.add(sigmoid(va.mul(sj.sub(vsi))), tail);
-        }
-        return acc.reduceLanes(VectorOperators.ADD);
     }
 
     @Override
-    public float rankGradientRowF32(BackwardType type, float[] s, float[] y, float[] g, int off, int m,
-            float sk, float yk, float gk, float alpha) {
-        return switch (type) {
-            case TYPE1 -> alpha * symmetricF32(s, g, off, m, sk, gk, alpha);
-            case TYPE2 -> -alpha * signedF32(s, y, g, off, m, sk, yk, gk, alpha);
-            case TYPE3 -> 2f * alpha * amplifiedF32(s, y, g, off, m, sk, yk, gk, alpha);
-        };
+    public void rankGradientF32(BackwardType type, float[] s, float[] y, float[] g, int off, int m, int rowFrom,
+            int rowTo, float alpha, float[] out) {
+        float[] p = expFactors(s, off, m, alpha);
+        if (p != null) {
+            switch (type) {
+                case TYPE1 -> symmetricFactored(p, g, off, m, rowFrom, rowTo, alpha, out);
+                case TYPE2 -> signedFactored(p, y, g, off, m, rowFrom, rowTo, -alpha, out);
+                case TYPE3 -> amplifiedFactored(p, y, g, off, m, rowFrom, rowTo, 2f * alpha, out);
+            }
+        } else {
+            switch (type) {
+                case TYPE1 -> symmetricDirect(s, g, off, m, rowFrom, rowTo, alpha, out);
+                case TYPE2 -> signedDirect(s, y, g, off, m, rowFrom, rowTo, alpha, -alpha, out);
+                case TYPE3 -> amplifiedDirect(s, y, g, off, m, rowFrom, rowTo, alpha, 2f * alpha, out);
+            }
+        }
     }
 
     @Override
-    public double rankGradientRowF64(BackwardType type, double[] s, float[] y, double[] g, int off, int m,
-            double sk, float yk, double gk, double alpha) {
-        return switch (type) {
-            case TYPE1 -> alpha * symmetricF64(s, g, off, m, sk, gk, alpha);
-            case TYPE2 -> -alpha * signedF64(s, y, g, off, m, sk, yk, gk, alpha);
-            case TYPE3 -> 2.0 * alpha * amplifiedF64(s, y, g, off, m, sk, yk, gk, alpha);
-        };
+    public void rankGradientF64(BackwardType type, double[] s, float[] y, double[] g, int off, int m, int rowFrom,
+            int rowTo, double alpha, double[] out) {
+        switch (type) {
+            case TYPE1 -> symmetricF64(s, g, off, m, rowFrom, rowTo, alpha, out);
+            case TYPE2 -> signedF64(s, y, g, off, m, rowFrom, rowTo, alpha, -alpha, out);
+            case TYPE3 -> amplifiedF64(s, y, g, off, m, rowFrom, rowTo, alpha, 2.0 * alpha, out);
+        }
     }
 
-    /** sum_j sb (1 - sb) (g_j - g_k). */
-    private static float symmetricF32(float[] s, float[] g, int off, int m, float sk, float gk, float alpha) {
-        FloatVector vsk = FloatVector.broadcast(F, sk);
-        FloatVector vgk = FloatVector.broadcast(F, gk);
-        FloatVector va = FloatVector.broadcast(F, alpha);
-        FloatVector acc = FloatVector.zero(F);
-        int j = 0;
-        for (int bound = F.loopBound(m); j < bound; j += F.length()) {
-            FloatVector sb = sigmoid(va.mul(vsk.sub(FloatVector.fromArray(F, s, off + j))));
-            FloatVector dg = FloatVector.fromArray(F, g, off + j).sub(vgk);
-            acc = sb.mul(sb.neg().add(1f)).fma(dg, acc);
+    /**
+     * P_j = e^{alpha (s_j - c)} for the query's documents, c the midpoint of its scores, computed
+     * in float64 and rounded once to float32, so sb = sigma(alpha (s_k - s_j)) = P_k / (P_k + P_j)
+     * and 1 - sb = P_j / (P_k + P_j) cost one division per pair instead of an exp. Null when
+     * alpha (max - min) / 2 > {@value #FACTOR_RANGE}: then some P_k + P_j could overflow or
+     * vanish, and the caller evaluates exp per pair.
+     */
+    private static float[] expFactors(float[] s, int off, int m, float alpha) {
+        float min = Float.POSITIVE_INFINITY;
+        float max = Float.NEGATIVE_INFINITY;
+        for (int j = off; j < off + m; j++) {
+            min = Math.min(min, s[j]);
+            max = Math.max(max, s[j]);
         }
-        if (j < m) {
-            VectorMask<Float> tail = F.indexInRange(j, m);
-            FloatVector sb = sigmoid(va.mul(vsk.sub(FloatVector.fromArray(F, s, off + j, tail))));
-            FloatVector dg = FloatVector.fromArray(F, g, off + j, tail).sub(vgk);
-            acc = acc.add(sb.mul(sb.neg().add(1f)).mul(dg), tail);
+        double c = 0.5 * ((double) min + max);
+        double a = alpha;
+        if (m == 0 || a * ((double) max - min) > 2 * FACTOR_RANGE) {
+            return null;
         }
-        return acc.reduceLanes(VectorOperators.ADD);
-    }
-
-    /** sum_j sign(y_k - y_j) sb (1 - sb) (g_k + g_j). */
-    private static float signedF32(float[] s, float[] y, float[] g, int off, int m, float sk, float yk, float gk,
-            float alpha) {
-        FloatVector vsk = FloatVector.broadcast(F, sk);
-        FloatVector vgk = FloatVector.broadcast(F, gk);
-        FloatVector va = FloatVector.broadcast(F, alpha);
-        FloatVector acc = FloatVector.zero(F);
-        int j = 0;
-        for (int bound = F.loopBound(m); j < bound; j += F.length()) {
-            FloatVector sb = sigmoid(va.mul(vsk.sub(FloatVector.fromArray(F, s, off + j))));
-            FloatVector yj = FloatVector.fromArray(F, y, off + j);
-            FloatVector term = sb.mul(sb.neg().add(1f)).mul(FloatVector.fromArray(F, g, off + j).add(vgk));
-            acc = acc.add(term, yj.compare(VectorOperators.LT, yk)).sub(term, yj.compare(VectorOperators.GT, yk));
+        double[] e = new double[m];
+        for (int j = 0; j < m; j++) {
+            e[j] = s[off + j];
         }
-        if (j < m) {
-            VectorMask<Float> tail = F.indexInRange(j, m);
-            FloatVector sb = sigmoid(va.mul(vsk.sub(FloatVector.fromArray(F, s, off + j, tail))));
-            FloatVector yj = FloatVector.fromArray(F, y, off + j, tail);
-            FloatVector term = sb.mul(sb.neg().add(1f)).mul(FloatVector.fromArray(F, g, off + j, tail).add(vgk));
-            acc = acc.add(term, yj.compare(VectorOperators.LT, yk).and(tail))
-                    .sub(term, yj.compare(VectorOperators.GT, yk).and(tail));
-        }
-        return acc.reduceLanes(VectorOperators.ADD);
-    }
-
-    /** sum_{j: y_j > y_k} sb (g_k + g_j) - sum_{j: y_j < y_k} (1 - sb) (g_k + g_j). */
-    private static float amplifiedF32(float[] s, float[] y, float[] g, int off, int m, float sk, float yk, float gk,
-            float alpha) {
-        FloatVector vsk = FloatVector.broadcast(F, sk);
-        FloatVector vgk = FloatVector.broadcast(F, gk);
-        FloatVector va = FloatVector.broadcast(F, alpha);
-        FloatVector acc = FloatVector.zero(F);
-        int j = 0;
-        for (int bound = F.loopBound(m); j < bound; j += F.length()) {
-            FloatVector sb = sigmoid(va.mul(vsk.sub(FloatVector.fromArray(F, s, off + j))));
-            FloatVector yj = FloatVector.fromArray(F, y, off + j);
-            FloatVector w = FloatVector.fromArray(F, g, off + j).add(vgk);
-            acc = acc.sub(sb.neg().add(1f).mul(w), yj.compare(VectorOperators.LT, yk))
-                    .add(sb.mul(w), yj.compare(VectorOperators.GT, yk));
-        }
-        if (j < m) {
-            VectorMask<Float> tail = F.indexInRange(j, m);
-            FloatVector sb = sigmoid(va.mul(vsk.sub(FloatVector.fromArray(F, s, off + j, tail))));
-            FloatVector yj = FloatVector.fromArray(F, y, off + j, tail);
-            FloatVector w = FloatVector.fromArray(F, g, off + j, tail).add(vgk);
-            acc = acc.sub(sb.neg().add(1f).mul(w), yj.compare(VectorOperators.LT, yk).and(tail))
-                    .add(sb.mul(w), yj.compare(VectorOperators.GT, yk).and(tail));
-        }
-        return acc.reduceLanes(VectorOperators.ADD);
-    }
-
-    private static double symmetricF64(double[] s, double[] g, int off, int m, double sk, double gk, double alpha) {
-        DoubleVector vsk = DoubleVector.broadcast(D, sk);
-        DoubleVector vgk = DoubleVector.broadcast(D, gk);
-        DoubleVector va = DoubleVector.broadcast(D, alpha);
-        DoubleVector acc = DoubleVector.zero(D);
-        int j = 0;
-        for (int bound = D.loopBound(m); j < bound; j += D.length()) {
-            DoubleVector sb = sigmoid(va.mul(vsk.sub(DoubleVector.fromArray(D, s, off + j))));
-            DoubleVector dg = DoubleVector.fromArray(D, g, off + j).sub(vgk);
-            acc = sb.mul(sb.neg().add(1.0)).fma(dg, acc);
-        }
-        if (j < m) {
-            VectorMask<Double> tail = D.indexInRange(j, m);
-            DoubleVector sb = sigmoid(va.mul(vsk.sub(DoubleVector.fromArray(D, s, off + j, tail))));
-            DoubleVector dg = DoubleVector.fromArray(D, g, off + j, tail).sub(vgk);
-            acc = acc.add(sb.mul(sb.neg().add(1.0)).mul(dg), tail);
-        }
-        return acc.reduceLanes(VectorOperators.ADD);
-    }
-
-    private static double signedF64(double[] s, float[] y, double[] g, int off, int m, double sk, float yk,
-            double gk, double alpha) {
-        DoubleVector vsk = DoubleVector.broadcast(D, sk);
-        DoubleVector vgk = DoubleVector.broadcast(D, gk);
-        DoubleVector va = DoubleVector.broadcast(D, alpha);
-        DoubleVector acc = DoubleVector.zero(D);
         for (int j = 0; j < m; j += D.length()) {
-            VectorMask<Double> tail = D.indexInRange(j, m);
-            VectorMask<Float> tailF = F_FOR_D.indexInRange(j, m);
-            DoubleVector sb = sigmoid(va.mul(vsk.sub(DoubleVector.fromArray(D, s, off + j, tail))));
-            FloatVector yj = FloatVector.fromArray(F_FOR_D, y, off + j, tailF);
-            DoubleVector term = sb.mul(sb.neg().add(1.0)).mul(DoubleVector.fromArray(D, g, off + j, tail).add(vgk));
-            acc = acc.add(term, yj.compare(VectorOperators.LT, yk).and(tailF).cast(D))
-                    .sub(term, yj.compare(VectorOperators.GT, yk).and(tailF).cast(D));
+            VectorMask<Double> lanes = D.indexInRange(j, m);
+            exp(DoubleVector.fromArray(D, e, j, lanes).sub(c).mul(a)).intoArray(e, j, lanes);
         }
-        return acc.reduceLanes(VectorOperators.ADD);
+        float[] p = new float[m];
+        for (int j = 0; j < m; j++) {
+            p[j] = (float) e[j];
+        }
+        return p;
     }
 
-    private static double amplifiedF64(double[] s, float[] y, double[] g, int off, int m, double sk, float yk,
-            double gk, double alpha) {
-        DoubleVector vsk = DoubleVector.broadcast(D, sk);
-        DoubleVector vgk = DoubleVector.broadcast(D, gk);
-        DoubleVector va = DoubleVector.broadcast(D, alpha);
-        DoubleVector acc = DoubleVector.zero(D);
-        for (int j = 0; j < m; j += D.length()) {
-            VectorMask<Double> tail = D.indexInRange(j, m);
-            VectorMask<Float> tailF = F_FOR_D.indexInRange(j, m);
-            DoubleVector sb = sigmoid(va.mul(vsk.sub(DoubleVector.fromArray(D, s, off + j, tail))));
-            FloatVector yj = FloatVector.fromArray(F_FOR_D, y, off + j, tailF);
-            DoubleVector w = DoubleVector.fromArray(D, g, off + j, tail).add(vgk);
-            acc = acc.sub(sb.neg().add(1.0).mul(w), yj.compare(VectorOperators.LT, yk).and(tailF).cast(D))
-                    .add(sb.mul(w), yj.compare(VectorOperators.GT, yk).and(tailF).cast(D));
+    /** out[k] = 1/2 + sum_j P_j / (P_k + P_j). */
+    private static void approxRanksFactored(float[] p, int off, int m, int rowFrom, int rowTo, float[] out) {
+        for (int kb = rowFrom; kb < rowTo; kb += F.length()) {
+            VectorMask<Float> rows = F.indexInRange(kb, rowTo);
+            FloatVector pk = FloatVector.fromArray(F, p, kb - off, rows);
+            FloatVector acc = FloatVector.broadcast(F, 0.5f);
+            for (int j = 0; j < m; j++) {
+                acc = acc.add(ONE_F.div(pk.add(p[j])).mul(p[j]));
+            }
+            acc.intoArray(out, kb, rows);
         }
-        return acc.reduceLanes(VectorOperators.ADD);
     }
 
-    /** sigma(x) = 1 / (1 + e^{-x}) per lane; e^{-x} = +inf gives exactly 0. */
+    /** out[k] = 1/2 + sum_j sigma(alpha (s_j - s_k)), exp per pair. */
+    private static void approxRanksDirect(float[] s, int off, int m, int rowFrom, int rowTo, float alpha, float[] out) {
+        for (int kb = rowFrom; kb < rowTo; kb += F.length()) {
+            VectorMask<Float> rows = F.indexInRange(kb, rowTo);
+            FloatVector sk = FloatVector.fromArray(F, s, kb, rows);
+            FloatVector acc = FloatVector.broadcast(F, 0.5f);
+            for (int j = off; j < off + m; j++) {
+                acc = acc.add(sigmoid(FloatVector.broadcast(F, s[j]).sub(sk).mul(alpha)));
+            }
+            acc.intoArray(out, kb, rows);
+        }
+    }
+
+    /** out[k] = scale sum_j sb (1 - sb) (g_j - g_k), sb from the factors. */
+    private static void symmetricFactored(float[] p, float[] g, int off, int m, int rowFrom, int rowTo, float scale,
+            float[] out) {
+        for (int kb = rowFrom; kb < rowTo; kb += F.length()) {
+            VectorMask<Float> rows = F.indexInRange(kb, rowTo);
+            FloatVector pk = FloatVector.fromArray(F, p, kb - off, rows);
+            FloatVector gk = FloatVector.fromArray(F, g, kb, rows);
+            FloatVector acc = FloatVector.zero(F);
+            for (int j = 0; j < m; j++) {
+                FloatVector inv = ONE_F.div(pk.add(p[j]));
+                acc = pk.mul(inv).mul(inv.mul(p[j])).fma(gk.neg().add(g[off + j]), acc);
+            }
+            acc.mul(scale).intoArray(out, kb, rows);
+        }
+    }
+
+    /** out[k] = scale sum_j sign(y_k - y_j) sb (1 - sb) (g_k + g_j), sb from the factors. */
+    private static void signedFactored(float[] p, float[] y, float[] g, int off, int m, int rowFrom, int rowTo,
+            float scale, float[] out) {
+        for (int kb = rowFrom; kb < rowTo; kb += F.length()) {
+            VectorMask<Float> rows = F.indexInRange(kb, rowTo);
+            FloatVector pk = FloatVector.fromArray(F, p, kb - off, rows);
+            FloatVector gk = FloatVector.fromArray(F, g, kb, rows);
+            FloatVector yk = FloatVector.fromArray(F, y, kb, rows);
+            FloatVector acc = FloatVector.zero(F);
+            for (int j = 0; j < m; j++) {
+                FloatVector inv = ONE_F.div(pk.add(p[j]));
+                FloatVector term = pk.mul(inv).mul(inv.mul(p[j])).mul(gk.add(g[off + j]));
+                acc = acc.add(term, yk.compare(VectorOperators.GT, y[off + j]))
+                        .sub(term, yk.compare(VectorOperators.LT, y[off + j]));
+            }
+            acc.mul(scale).intoArray(out, kb, rows);
+        }
+    }
+
+    /**
+     * out[k] = scale (sum_{j: y_j > y_k} sb (g_k + g_j) - sum_{j: y_j < y_k} (1 - sb) (g_k + g_j)),
+     * sb from the factors.
+     */
+    private static void amplifiedFactored(float[] p, float[] y, float[] g, int off, int m, int rowFrom, int rowTo,
+            float scale, float[] out) {
+        for (int kb = rowFrom; kb < rowTo; kb += F.length()) {
+            VectorMask<Float> rows = F.indexInRange(kb, rowTo);
+            FloatVector pk = FloatVector.fromArray(F, p, kb - off, rows);
+            FloatVector gk = FloatVector.fromArray(F, g, kb, rows);
+            FloatVector yk = FloatVector.fromArray(F, y, kb, rows);
+            FloatVector acc = FloatVector.zero(F);
+            for (int j = 0; j < m; j++) {
+                FloatVector w = gk.add(g[off + j]).mul(ONE_F.div(pk.add(p[j])));
+                acc = acc.add(pk.mul(w), yk.compare(VectorOperators.LT, y[off + j]))
+                        .sub(w.mul(p[j]), yk.compare(VectorOperators.GT, y[off + j]));
+            }
+            acc.mul(scale).intoArray(out, kb, rows);
+        }
+    }
+
+    /** out[k] = alpha sum_j sb (1 - sb) (g_j - g_k), exp per pair. */
+    private static void symmetricDirect(float[] s, float[] g, int off, int m, int rowFrom, int rowTo, float alpha,
+            float[] out) {
+        for (int kb = rowFrom; kb < rowTo; kb += F.length()) {
+            VectorMask<Float> rows = F.indexInRange(kb, rowTo);
+            FloatVector sk = FloatVector.fromArray(F, s, kb, rows);
+            FloatVector gk = FloatVector.fromArray(F, g, kb, rows);
+            FloatVector acc = FloatVector.zero(F);
+            for (int j = off; j < off + m; j++) {
+                FloatVector sb = sigmoid(sk.sub(s[j]).mul(alpha));
+                acc = sb.mul(sb.neg().add(1f)).fma(gk.neg().add(g[j]), acc);
+            }
+            acc.mul(alpha).intoArray(out, kb, rows);
+        }
+    }
+
+    /** out[k] = scale sum_j sign(y_k - y_j) sb (1 - sb) (g_k + g_j), exp per pair. */
+    private static void signedDirect(float[] s, float[] y, float[] g, int off, int m, int rowFrom, int rowTo,
+            float alpha, float scale, float[] out) {
+        for (int kb = rowFrom; kb < rowTo; kb += F.length()) {
+            VectorMask<Float> rows = F.indexInRange(kb, rowTo);
+            FloatVector sk = FloatVector.fromArray(F, s, kb, rows);
+            FloatVector gk = FloatVector.fromArray(F, g, kb, rows);
+            FloatVector yk = FloatVector.fromArray(F, y, kb, rows);
+            FloatVector acc = FloatVector.zero(F);
+            for (int j = off; j < off + m; j++) {
+                FloatVector sb = sigmoid(sk.sub(s[j]).mul(alpha));
+                FloatVector term = sb.mul(sb.neg().add(1f)).mul(gk.add(g[j]));
+                acc = acc.add(term, yk.compare(VectorOperators.GT, y[j])).sub(term, yk.compare(VectorOperators.LT, y[j]));
+            }
+            acc.mul(scale).intoArray(out, kb, rows);
+        }
+    }
+
+    /** out[k] = scale (sum_{j: y_j > y_k} sb (g_k + g_j) - sum_{j: y_j < y_k} (1 - sb) (g_k + g_j)), exp per pair. */
+    private static void amplifiedDirect(float[] s, float[] y, float[] g, int off, int m, int rowFrom, int rowTo,
+            float alpha, float scale, float[] out) {
+        for (int kb = rowFrom; kb < rowTo; kb += F.length()) {
+            VectorMask<Float> rows = F.indexInRange(kb, rowTo);
+            FloatVector sk = FloatVector.fromArray(F, s, kb, rows);
+            FloatVector gk = FloatVector.fromArray(F, g, kb, rows);
+            FloatVector yk = FloatVector.fromArray(F, y, kb, rows);
+            FloatVector acc = FloatVector.zero(F);
+            for (int j = off; j < off + m; j++) {
+                FloatVector sb = sigmoid(sk.sub(s[j]).mul(alpha));
+                FloatVector w = gk.add(g[j]);
+                acc = acc.add(sb.mul(w), yk.compare(VectorOperators.LT, y[j]))
+                        .sub(sb.neg().add(1f).mul(w), yk.compare(VectorOperators.GT, y[j]));
+            }
+            acc.mul(scale).intoArray(out, kb, rows);
+        }
+    }
+
+    /** The float64 labels of rows kb.. (at most D.length(), fewer at rowTo), lane by lane. */
+    private static DoubleVector labelsF64(float[] y, int kb, int rowTo) {
+        // convertShape from float lanes to double lanes is not intrinsified and would box.
+        double[] labels = new double[D.length()];
+        for (int i = 0; i < labels.length && kb + i < rowTo; i++) {
+            labels[i] = y[kb + i];
+        }
+        return DoubleVector.fromArray(D, labels, 0);
+    }
+
+    private static void symmetricF64(double[] s, double[] g, int off, int m, int rowFrom, int rowTo, double alpha,
+            double[] out) {
+        for (int kb = rowFrom; kb < rowTo; kb += D.length()) {
+            VectorMask<Double> rows = D.indexInRange(kb, rowTo);
+            DoubleVector sk = DoubleVector.fromArray(D, s, kb, rows);
+            DoubleVector gk = DoubleVector.fromArray(D, g, kb, rows);
+            DoubleVector acc = DoubleVector.zero(D);
+            for (int j = off; j < off + m; j++) {
+                DoubleVector sb = sigmoid(sk.sub(s[j]).mul(alpha));
+                acc = sb.mul(sb.neg().add(1.0)).fma(gk.neg().add(g[j]), acc);
+            }
+            acc.mul(alpha).intoArray(out, kb, rows);
+        }
+    }
+
+    private static void signedF64(double[] s, float[] y, double[] g, int off, int m, int rowFrom, int rowTo,
+            double alpha, double scale, double[] out) {
+        for (int kb = rowFrom; kb < rowTo; kb += D.length()) {
+            VectorMask<Double> rows = D.indexInRange(kb, rowTo);
+            DoubleVector sk = DoubleVector.fromArray(D, s, kb, rows);
+            DoubleVector gk = DoubleVector.fromArray(D, g, kb, rows);
+            DoubleVector yk = labelsF64(y, kb, rowTo);
+            DoubleVector acc = DoubleVector.zero(D);
+            for (int j = off; j < off + m; j++) {
+                DoubleVector sb = sigmoid(sk.sub(s[j]).mul(alpha));
+                DoubleVector term = sb.mul(sb.neg().add(1.0)).mul(gk.add(g[j]));
+                acc = acc.add(term, yk.compare(VectorOperators.GT, y[j])).sub(term, yk.compare(VectorOperators.LT, y[j]));
+            }
+            acc.mul(scale).intoArray(out, kb, rows);
+        }
+    }
+
+    private static void amplifiedF64(double[] s, float[] y, double[] g, int off, int m, int rowFrom, int rowTo,
+            double alpha, double scale, double[] out) {
+        for (int kb = rowFrom; kb < rowTo; kb += D.length()) {
+            VectorMask<Double> rows = D.indexInRange(kb, rowTo);
+            DoubleVector sk = DoubleVector.fromArray(D, s, kb, rows);
+            DoubleVector gk = DoubleVector.fromArray(D, g, kb, rows);
+            DoubleVector yk = labelsF64(y, kb, rowTo);
+            DoubleVector acc = DoubleVector.zero(D);
+            for (int j = off; j < off + m; j++) {
+                DoubleVector sb = sigmoid(sk.sub(s[j]).mul(alpha));
+                DoubleVector w = gk.add(g[j]);
+                acc = acc.add(sb.mul(w), yk.compare(VectorOperators.LT, y[j]))
+                        .sub(sb.neg().add(1.0).mul(w), yk.compare(VectorOperators.GT, y[j]));
+            }
+            acc.mul(scale).intoArray(out, kb, rows);
+        }
+    }
+
+    /** sigma(x) = 1 / (1 + e^{-x}) per lane; exactly 0 where e^{-x} overflows, as in the scalar kernel. */
     private static FloatVector sigmoid(FloatVector x) {
-        return ONE_F.div(x.neg().lanewise(VectorOperators.EXP).add(1f));
+        FloatVector minusX = x.neg();
+        return ONE_F.div(exp(minusX).add(1f)).blend(0f, minusX.compare(VectorOperators.GT, EXP_MAX_F));
     }
 
     private static DoubleVector sigmoid(DoubleVector x) {
-        return ONE_D.div(x.neg().lanewise(VectorOperators.EXP).add(1.0));
+        DoubleVector minusX = x.neg();
+        return ONE_D.div(exp(minusX).add(1.0)).blend(0.0, minusX.compare(VectorOperators.GT, EXP_MAX_D));
+    }
+
+    /**
+     * e^x for x clamped to [-87, 88] (Cephes expf): n = round(x / ln 2) by the 1.5 * 2^23 trick,
+     * r = x - n ln 2 in two parts (Cody-Waite), e^r by a degree-7 minimax polynomial, times 2^n
+     * built in the exponent bits.
+     */
+    private static FloatVector exp(FloatVector x) {
+        FloatVector xc = x.max(-87f).min(EXP_MAX_F);
+        FloatVector n = xc.fma(LOG2E_F, ROUND_F).sub(ROUND_F);
+        // |n| <= 127 has 7 significant bits and LN2_HI_F 9: n * LN2_HI_F is exact.
+        FloatVector r = xc.sub(n.mul(LN2_HI_F)).sub(n.mul(LN2_LO_F));
+        FloatVector p = FloatVector.broadcast(F, CEPHES_F[0]);
+        for (int i = 1; i < CEPHES_F.length; i++) {
+            p = p.fma(r, FloatVector.broadcast(F, CEPHES_F[i]));
+        }
+        FloatVector er = p.fma(r.mul(r), r).add(1f);
+        IntVector bits = ((IntVector) n.convert(VectorOperators.F2I, 0)).add(127).lanewise(VectorOperators.LSHL, 23);
+        return er.mul(bits.reinterpretAsFloats());
+    }
+
+    /**
+     * e^x for x clamped to [-708, 709]: the same reduction as the float version (1.5 * 2^52, fdlibm's
+     * ln 2 split), e^r by its Taylor polynomial of degree 13 (truncation below 0.05 ulp for |r| <= ln2/2).
+     */
+    private static DoubleVector exp(DoubleVector x) {
+        DoubleVector xc = x.max(-708.0).min(EXP_MAX_D);
+        DoubleVector n = xc.fma(LOG2E_D, ROUND_D).sub(ROUND_D);
+        // |n| <= 1023 has 10 significant bits and LN2_HI_D 32 (21 trailing zero bits): n * LN2_HI_D is exact.
+        DoubleVector r = xc.sub(n.mul(LN2_HI_D)).sub(n.mul(LN2_LO_D));
+        DoubleVector p = DoubleVector.broadcast(D, TAYLOR[TAYLOR.length - 1]);
+        for (int i = TAYLOR.length - 2; i >= 0; i--) {
+            p = p.fma(r, DoubleVector.broadcast(D, TAYLOR[i]));
+        }
+        LongVector bits = ((LongVector) n.convert(VectorOperators.D2L, 0)).add(1023L).lanewise(VectorOperators.LSHL, 52);
+        return p.mul(bits.reinterpretAsDoubles());
     }
 }

@@ -11,43 +11,53 @@ public final class WorkPartition {
     private WorkPartition() {
     }
 
+    /** Rows of a split query come in multiples of this, so SIMD row blocks stay full. */
+    public static final int ROW_ALIGN = 64;
+
     /**
      * Boundaries {@code b} of row tasks: task t computes rows (documents) {@code [b[t], b[t+1])},
-     * each row costing its query's size m in pair terms, about {@code pairsPerTask} pairs a task.
-     * A large query is split over several tasks (one row is never split), many small queries share
-     * one.
+     * each row costing its query's size m in pair terms. Queries with m^2 <= {@code pairsPerTask}
+     * stay whole and are grouped until a task holds about {@code pairsPerTask} pairs; a larger
+     * query gets tasks of its own, of about {@code pairsPerTask / m} rows rounded up to a multiple
+     * of {@value #ROW_ALIGN} counted from the query's first row.
      */
     public static int[] rowBlocks(int[] offsets, long pairsPerTask) {
         int queries = offsets.length - 1;
         int[] bounds = new int[16];
-        int count = 0;
-        bounds[count++] = 0;
+        int count = 1;
         long filled = 0;
         for (int q = 0; q < queries; q++) {
-            int m = offsets[q + 1] - offsets[q];
-            int row = offsets[q];
-            while (row < offsets[q + 1]) {
-                long rowsThatFit = Math.max(1, (pairsPerTask - filled + m - 1) / m);
-                int take = (int) Math.min(offsets[q + 1] - row, rowsThatFit);
-                row += take;
-                filled += (long) take * m;
+            long m = offsets[q + 1] - offsets[q];
+            if (m * m <= pairsPerTask) {
+                filled += m * m;
                 if (filled >= pairsPerTask) {
-                    if (count == bounds.length) {
-                        bounds = Arrays.copyOf(bounds, 2 * count);
-                    }
-                    bounds[count++] = row;
+                    bounds = append(bounds, count++, offsets[q + 1]);
                     filled = 0;
                 }
+                continue;
             }
+            if (filled > 0) {
+                bounds = append(bounds, count++, offsets[q]);
+                filled = 0;
+            }
+            long rows = Math.max(1, pairsPerTask / m);
+            rows = (rows + ROW_ALIGN - 1) / ROW_ALIGN * ROW_ALIGN;
+            for (long row = offsets[q] + rows; row < offsets[q + 1]; row += rows) {
+                bounds = append(bounds, count++, (int) row);
+            }
+            bounds = append(bounds, count++, offsets[q + 1]);
         }
         int documents = offsets[queries];
         if (bounds[count - 1] != documents) {
-            if (count == bounds.length) {
-                bounds = Arrays.copyOf(bounds, count + 1);
-            }
-            bounds[count++] = documents;
+            bounds = append(bounds, count++, documents);
         }
         return Arrays.copyOf(bounds, count);
+    }
+
+    private static int[] append(int[] bounds, int count, int value) {
+        int[] out = count == bounds.length ? Arrays.copyOf(bounds, 2 * count) : bounds;
+        out[count] = value;
+        return out;
     }
 
     /**
@@ -57,23 +67,16 @@ public final class WorkPartition {
     public static int[] queryBlocks(int[] offsets, int docsPerTask) {
         int queries = offsets.length - 1;
         int[] bounds = new int[16];
-        int count = 0;
-        bounds[count++] = 0;
+        int count = 1;
         int filled = 0;
         for (int q = 0; q < queries; q++) {
             filled += offsets[q + 1] - offsets[q];
             if (filled >= docsPerTask && q + 1 < queries) {
-                if (count == bounds.length) {
-                    bounds = Arrays.copyOf(bounds, 2 * count);
-                }
-                bounds[count++] = q + 1;
+                bounds = append(bounds, count++, q + 1);
                 filled = 0;
             }
         }
-        if (count == bounds.length) {
-            bounds = Arrays.copyOf(bounds, count + 1);
-        }
-        bounds[count++] = queries;
+        bounds = append(bounds, count++, queries);
         return Arrays.copyOf(bounds, count);
     }
 
