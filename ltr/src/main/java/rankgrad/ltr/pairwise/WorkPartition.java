@@ -13,13 +13,18 @@ public final class WorkPartition {
 
     /** Rows of a split query come in multiples of this, so SIMD row blocks stay full. */
     public static final int ROW_ALIGN = 64;
+    /**
+     * At most this many tasks per query: a row task may allocate O(m) per-query buffers, so the
+     * total allocated for a query stays O(m), and 32 tasks still feed many cores.
+     */
+    public static final int MAX_TASKS_PER_QUERY = 32;
 
     /**
      * Boundaries {@code b} of row tasks: task t computes rows (documents) {@code [b[t], b[t+1])},
      * each row costing its query's size m in pair terms. Queries with m^2 <= {@code pairsPerTask}
      * stay whole and are grouped until a task holds about {@code pairsPerTask} pairs; a larger
-     * query gets tasks of its own, of about {@code pairsPerTask / m} rows rounded up to a multiple
-     * of {@value #ROW_ALIGN} counted from the query's first row.
+     * query gets tasks of its own, of max(pairsPerTask / m, m / {@value #MAX_TASKS_PER_QUERY}) rows
+     * rounded up to a multiple of {@value #ROW_ALIGN}, counted from the query's first row.
      */
     public static int[] rowBlocks(int[] offsets, long pairsPerTask) {
         int queries = offsets.length - 1;
@@ -40,7 +45,7 @@ public final class WorkPartition {
                 bounds = append(bounds, count++, offsets[q]);
                 filled = 0;
             }
-            long rows = Math.max(1, pairsPerTask / m);
+            long rows = Math.max(Math.max(1, pairsPerTask / m), (m + MAX_TASKS_PER_QUERY - 1) / MAX_TASKS_PER_QUERY);
             rows = (rows + ROW_ALIGN - 1) / ROW_ALIGN * ROW_ALIGN;
             for (long row = offsets[q] + rows; row < offsets[q + 1]; row += rows) {
                 bounds = append(bounds, count++, (int) row);

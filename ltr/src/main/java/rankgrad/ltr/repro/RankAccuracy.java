@@ -124,6 +124,15 @@ public final class RankAccuracy {
         return sum;
     }
 
+    /** sum_i |a_i - b_i|. */
+    static double l1(double[] a, double[] b) {
+        double sum = 0;
+        for (int i = 0; i < a.length; i++) {
+            sum += Math.abs(a[i] - b[i]);
+        }
+        return sum;
+    }
+
     /** Prints both tables beside the paper's. */
     public static void print(Tables t, PrintStream out) {
         out.println("Yu et al. 2020, Table 2: average L1 distance of pi^- to the true ranks (100 vectors)");

@@ -1,0 +1,130 @@
+package rankgrad.ltr.rank;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.Tensor;
+import rankgrad.autodiff.Var;
+import rankgrad.ltr.QueryBatch;
+import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.pairwise.CpuPairwiseBackend;
+import rankgrad.ltr.pairwise.PairKernelProvider;
+import rankgrad.ltr.pairwise.PairwiseBackend;
+import rankgrad.ltr.pairwise.BackwardType;
+
+class TwinSigmoidLossTest {
+
+    @Test
+    void valueIsMinusTheMeanNdcgAndAQueryWithoutRelevantDocumentsGetsNoGradient() {
+        // Query 0: ranks (1, 3, 2); query 1 has no relevant document.
+        QueryBatch batch = QueryBatch.of(new float[] {0, 2, 1}, new float[] {0, 0});
+        Var scores = Var.param(Tensor.vector(3.0, 1.0, 2.0, 0.5, 0.25));
+        Var loss = TwinSigmoidLoss.of(RankMetric.ndcg(), BackwardType.TYPE3, 1).loss(scores, batch);
+        double ndcg = (3 / log2(4) + 1 / log2(3)) / (3 / log2(2) + 1 / log2(3));
+        assertEquals(-ndcg / 2, loss.value().item(), 1e-15);
+        loss.backward();
+        double[] grad = scores.grad().toDoubleArray();
+        assertEquals(0.0, grad[3], 0.0);
+        assertEquals(0.0, grad[4], 0.0);
+        // Type 3 pushes the misranked relevant document (score 1, label 2) up: negative loss gradient.
+        assertTrue(grad[1] < 0, "gradient of the best document " + grad[1]);
+        assertTrue(grad[0] > 0, "gradient of the irrelevant top document " + grad[0]);
+    }
+
+    @Test
+    void nonFiniteScoreNamesItsQuery() {
+        QueryBatch batch = QueryBatch.of(new float[] {1, 0}, new float[] {0, 1, 2});
+        Var scores = Var.param(Tensor.vector(0f, 1f, 2f, Float.NaN, 3f));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> TwinSigmoidLoss.of(RankMetric.ndcg(), BackwardType.TYPE1, 1).loss(scores, batch));
+        assertTrue(e.getMessage().contains("query 1"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ApproxNdcgLoss.of(10).loss(
+                Var.param(Tensor.vector(0f, Float.POSITIVE_INFINITY, 2f, 1f, 3f)), batch));
+    }
+
+    @Test
+    void oneDocumentQueryHasItsMetricAndZeroGradient() {
+        QueryBatch batch = QueryBatch.of(new float[] {3});
+        Var scores = Var.param(Tensor.vector(0.7));
+        Var loss = TwinSigmoidLoss.of(RankMetric.averagePrecision(), BackwardType.TYPE2, 1).loss(scores, batch);
+        assertEquals(-1.0, loss.value().item(), 0.0);
+        loss.backward();
+        assertArrayEquals(new double[] {0.0}, scores.grad().toDoubleArray(), 0.0);
+    }
+
+    @Test
+    void tiesAreBrokenAfreshEachCallAndReproduciblyFromTheSeed() {
+        // Eight tied documents, one relevant: its rank, and so the loss, follows the tie permutation.
+        QueryBatch batch = QueryBatch.of(new float[] {1, 0, 0, 0, 0, 0, 0, 0});
+        Tensor tied = Tensor.vector(new float[8]);
+        TwinSigmoidLoss a = TwinSigmoidLoss.of(RankMetric.ndcg(), BackwardType.TYPE1, 42);
+        TwinSigmoidLoss b = TwinSigmoidLoss.of(RankMetric.ndcg(), BackwardType.TYPE1, 42);
+        double[] first = new double[6];
+        for (int call = 0; call < first.length; call++) {
+            first[call] = a.loss(Var.param(tied), batch).value().item();
+            assertEquals(first[call], b.loss(Var.param(tied), batch).value().item(), 0.0, "same seed, same call");
+        }
+        assertNotEquals(first[0], first[1] == first[0] ? first[2] : first[1], "later calls draw new ties");
+        double other = TwinSigmoidLoss.of(RankMetric.ndcg(), BackwardType.TYPE1, 43).loss(Var.param(tied), batch)
+                .value().item();
+        assertFalse(Double.isNaN(other));
+    }
+
+    @Test
+    void namesFollowYu() {
+        assertEquals("ndcg-type3", TwinSigmoidLoss.of(RankMetric.ndcg(), BackwardType.TYPE3, 0).name());
+        assertEquals("pre@5-type1", TwinSigmoidLoss.of(RankMetric.precision(5), BackwardType.TYPE1, 0).name());
+        assertEquals("nerr@10-type2", TwinSigmoidLoss.of(RankMetric.nerr(10), BackwardType.TYPE2, 0).name());
+        assertEquals("ap-type3", TwinSigmoidLoss.of(RankMetric.averagePrecision(), BackwardType.of(3), 0).name());
+        assertEquals("approx-ndcg", ApproxNdcgLoss.of(10).name());
+    }
+
+    @Test
+    void largeQueryAllocatesLinearMemory() {
+        int m = 3000;
+        SplittableRandom rng = new SplittableRandom(3);
+        float[] labels = new float[m];
+        float[] s = new float[m];
+        for (int i = 0; i < m; i++) {
+            labels[i] = rng.nextInt(5);
+            s[i] = (float) rng.nextGaussian();
+        }
+        QueryBatch batch = QueryBatch.of(labels);
+        // The scalar kernels allocate the same in every JIT tier (interpreted Vector API code
+        // allocates a box per operation), and one thread runs every task inline on this thread,
+        // so the thread's allocation counter sees everything.
+        PairwiseBackend scalar = CpuPairwiseBackend.withKernels(PairKernelProvider.scalar());
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        int before = Parallel.threads();
+        Parallel.setThreads(1);
+        try {
+            for (RankingLoss loss : new RankingLoss[] {
+                    TwinSigmoidLoss.of(RankMetric.ndcg(), BackwardType.TYPE3, 1).withBackend(scalar),
+                    ApproxNdcgLoss.of(10).withBackend(scalar)}) {
+                long start = threads.getCurrentThreadAllocatedBytes();
+                Var x = Var.param(Tensor.of(s.clone(), m));
+                Var l = loss.loss(x, batch);
+                l.backward();
+                long allocated = threads.getCurrentThreadAllocatedBytes() - start;
+                assertTrue(Double.isFinite(l.value().item()));
+                // A float pair matrix alone is 4 m^2 = 36 MB; the O(m) arrays of ranks, keys,
+                // gradients and sorting take a few hundred bytes per document.
+                assertTrue(allocated < 1024L * m, loss.name() + " allocated " + allocated + " bytes");
+            }
+        } finally {
+            Parallel.setThreads(before);
+        }
+    }
+
+    private static double log2(double x) {
+        return Math.log(x) / Math.log(2);
+    }
+}
