@@ -52,12 +52,12 @@ public final class TwinSigmoidLoss implements RankingLoss {
         return new TwinSigmoidLoss(metric, type, DEFAULT_ALPHA_B, TieBreak.seeded(seed), PairwiseBackends.selected());
     }
 
-    /** The same loss with backward steepness {@code alphaB}. */
+    /** The same loss with backward steepness {@code alphaB} (its tie-breaker starts again at call 0). */
     public TwinSigmoidLoss withAlphaB(double alphaB) {
         return new TwinSigmoidLoss(metric, type, alphaB, TieBreak.seeded(tieBreak.seed()), backend);
     }
 
-    /** The same loss on another pairwise backend. */
+    /** The same loss on another pairwise backend (its tie-breaker starts again at call 0). */
     public TwinSigmoidLoss withBackend(PairwiseBackend other) {
         return new TwinSigmoidLoss(metric, type, alphaB, TieBreak.seeded(tieBreak.seed()), other);
     }

@@ -230,6 +230,22 @@ final class NaiveReference {
         return grad;
     }
 
+    /** sum over the pairs of |g_i d_ij| reaching each document in {@link #pairBackward}: a scale for rounding errors. */
+    static double[] pairBackwardMagnitude(BackwardType type, double alpha, double[] s, float[] y, double[] g) {
+        int m = s.length;
+        double[] size = new double[m];
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < m; j++) {
+                if (j != i) {
+                    double d = Math.abs(g[i] * pairDerivative(type, alpha, s[i] - s[j], y[i], y[j]));
+                    size[i] += d;
+                    size[j] += d;
+                }
+            }
+        }
+        return size;
+    }
+
     static double log2(double x) {
         return Math.log(x) / Math.log(2);
     }
