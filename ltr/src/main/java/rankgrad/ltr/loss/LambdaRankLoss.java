@@ -11,18 +11,18 @@ import rankgrad.ltr.metric.ExactMetrics;
 /**
  * LambdaRank for NDCG (Burges et al. 2006; Yue and Burges 2007, Eq. 2; DESIGN section 3.5).
  *
- * <p>For a pair with y_i > y_j at the current exact positions r_i, r_j:
+ * <p>For a pair with y_i &gt; y_j at the current exact positions r_i, r_j:
  * <pre>
  *   lambda_ij = sigma_s / (1 + e^{sigma_s (s_i - s_j)}) * |dNDCG_ij|,
  *   |dNDCG_ij| = |(2^{y_i} - 2^{y_j}) (D_k(r_i) - D_k(r_j))| / IDCG@k,
  *   lambda_i  = sum_{j less relevant} lambda_ij - sum_{j more relevant} lambda_ji   (Eq. 2)
  * </pre>
- * with D_k(r) = 1 / log2(1 + r) for r <= k and 0 below the truncation k (no truncation: k = m), so
+ * with D_k(r) = 1 / log2(1 + r) for r &lt;= k and 0 below the truncation k (no truncation: k = m), so
  * |dNDCG_ij| is the exact change of NDCG@k when i and j swap positions. The gradient this node
  * returns is dC/ds_i = -lambda_i / Q for a batch of Q queries; the lambdas of a query sum to zero.
  *
  * <p>The reported value is the |dNDCG|-weighted RankNet cost of the current ranking,
- * C_q = sum_{y_i > y_j} |dNDCG_ij| log(1 + e^{-sigma_s (s_i - s_j)}), averaged over queries: with the
+ * C_q = sum_{y_i &gt; y_j} |dNDCG_ij| log(1 + e^{-sigma_s (s_i - s_j)}), averaged over queries: with the
  * positions held fixed its derivative is exactly -lambda (Yue and Burges, Sec. 3.1: "for a given
  * sorted order ... a weighted version of the RankNet objective"). It is not 1 - NDCG.
  *

@@ -9,7 +9,7 @@ import rankgrad.ltr.RankingLoss;
  * RankNet (Burges et al. 2005; DESIGN section 3.5): the pairwise logistic loss
  *
  * <pre>
- *   C_q = sum over pairs with y_i > y_j of log(1 + exp(-sigma_s (s_i - s_j)))
+ *   C_q = sum over pairs with y_i &gt; y_j of log(1 + exp(-sigma_s (s_i - s_j)))
  * </pre>
  *
  * averaged over the batch's queries (a query without relevant documents gives 0). Its gradient

@@ -23,8 +23,8 @@ import rankgrad.ltr.metric.ExactMetrics;
  * <p>SDCG uses T_ij = G_a for every pair. SHF-SDCG replaces it by the smoothed hinges (Eq. 12-15,
  * with the sign the extracted text lost restored, DESIGN section 3.4):
  * <pre>
- *   A_a(x) = G_a(x) for x >= 0,  0.5 - (a/4) x for x < 0;     B_a(x) = 1 + A_a(-x)
- *   T_ij = A_a if y_i > y_j,  B_a if y_i < y_j,  G_a if y_i = y_j
+ *   A_a(x) = G_a(x) for x &gt;= 0,  0.5 - (a/4) x for x &lt; 0;     B_a(x) = 1 + A_a(-x)
+ *   T_ij = A_a if y_i &gt; y_j,  B_a if y_i &lt; y_j,  G_a if y_i = y_j
  * </pre>
  * A_a is C1 at 0 (value 1/2, slope -a/4), so a wrongly ordered pair keeps a constant gradient of
  * size a/4 on both ranks, pushing both documents the right way (Eq. 16).
