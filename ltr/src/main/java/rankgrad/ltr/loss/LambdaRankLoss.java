@@ -105,6 +105,7 @@ public final class LambdaRankLoss implements RankingLoss {
         }
         double invIdcg = 1.0 / ExactMetrics.idealDcg(y, from, m, k);
         double loss = 0;
+        double[] pair = new double[2];
         for (int i = 0; i < m; i++) {
             for (int j = i + 1; j < m; j++) {
                 int hi;
@@ -123,9 +124,9 @@ public final class LambdaRankLoss implements RankingLoss {
                     // Both below the truncation: swapping them cannot change NDCG@k.
                     continue;
                 }
-                double z = sigma * (s[from + hi] - s[from + lo]);
-                loss += delta * LossMath.softplus(-z);
-                double lambda = delta * sigma * LossMath.logisticOfMinus(z);
+                LossMath.logisticPair(sigma * (s[from + hi] - s[from + lo]), pair);
+                loss += delta * pair[0];
+                double lambda = delta * sigma * pair[1];
                 grad[from + hi] -= weight * lambda;
                 grad[from + lo] += weight * lambda;
             }
