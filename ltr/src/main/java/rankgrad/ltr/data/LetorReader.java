@@ -58,7 +58,7 @@ public final class LetorReader {
         for (SparseQuery q : sparse) {
             queries.add(q.densify(features));
         }
-        return new Dataset(file.getFileName().toString(), features, queries);
+        return new Dataset(file.toString(), features, queries);
     }
 
     /**
