@@ -93,7 +93,7 @@ public final class LambdaRankLoss implements RankingLoss {
 
     private double query(double[] s, float[] y, int from, int m, SplittableRandom random, double weight, double[] grad) {
         int k = truncation == 0 ? m : truncation;
-        int[] order = Ranking.order(s, from, m, Ranking.randomTieKeys(m, random));
+        int[] order = positions(s, from, m, Ranking.randomTieKeys(m, random));
         // disc[i] = D_k(position of document from + i); gain[i] = 2^y - 1.
         double[] disc = new double[m];
         double[] gain = new double[m];
@@ -132,5 +132,22 @@ public final class LambdaRankLoss implements RankingLoss {
             }
         }
         return loss;
+    }
+
+    /**
+     * {@link Ranking#order} of the query's scores. When every score is exactly a float (always for a
+     * float32 model, whose scores this node widened) the float overload gives the same order and
+     * sorts packed primitives, about 4 times faster than the float64 overload's boxed sort
+     * (0.9 vs 4.4 ms for 128 queries of 120 documents on the 2-core development machine).
+     */
+    private static int[] positions(double[] s, int from, int m, int[] tieKeys) {
+        float[] narrow = new float[m];
+        for (int i = 0; i < m; i++) {
+            narrow[i] = (float) s[from + i];
+            if (narrow[i] != s[from + i]) {
+                return Ranking.order(s, from, m, tieKeys);
+            }
+        }
+        return Ranking.order(narrow, 0, m, tieKeys);
     }
 }
