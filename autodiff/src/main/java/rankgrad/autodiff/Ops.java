@@ -82,7 +82,8 @@ public final class Ops {
         return mul(sum(a, axis, keepDims), 1.0 / n);
     }
 
-    // Activations and the fused layer ops of rankgrad.autodiff.nn.
+    // Activations and fused layer ops; names are fully qualified so that this block leaves the
+    // imports above untouched (other ops are added there in parallel).
 
     /** max(x, 0) elementwise ({@link rankgrad.autodiff.ops.Relu}). */
     public static Var relu(Var x) {
