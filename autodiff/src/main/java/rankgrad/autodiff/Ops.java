@@ -269,4 +269,37 @@ public final class Ops {
         int n = axis == 0 ? a.value().rows() : a.value().cols();
         return mul(sum(a, axis, keepDims), 1.0 / n);
     }
+
+    // Activations and fused layer ops; names are fully qualified so that this block leaves the
+    // imports above untouched (other ops are added there in parallel).
+
+    /** max(x, 0) elementwise ({@link rankgrad.autodiff.ops.Relu}). */
+    public static Var relu(Var x) {
+        return Var.apply(rankgrad.autodiff.ops.Relu.INSTANCE, x);
+    }
+
+    /** x for x &gt; 0, slope * x otherwise ({@link rankgrad.autodiff.ops.LeakyRelu}). */
+    public static Var leakyRelu(Var x, double slope) {
+        return Var.apply(rankgrad.autodiff.ops.LeakyRelu.withSlope(slope), x);
+    }
+
+    /** max(0, x) + min(0, alpha (exp(x / alpha) - 1)) ({@link rankgrad.autodiff.ops.Celu}). */
+    public static Var celu(Var x, double alpha) {
+        return Var.apply(rankgrad.autodiff.ops.Celu.withAlpha(alpha), x);
+    }
+
+    /** tanh(x) elementwise ({@link rankgrad.autodiff.ops.Tanh}). */
+    public static Var tanh(Var x) {
+        return Var.apply(rankgrad.autodiff.ops.Tanh.INSTANCE, x);
+    }
+
+    /** 1 / (1 + exp(-x)) elementwise, stable for large |x| ({@link rankgrad.autodiff.ops.Sigmoid}). */
+    public static Var sigmoid(Var x) {
+        return Var.apply(rankgrad.autodiff.ops.Sigmoid.INSTANCE, x);
+    }
+
+    /** x W + b for x (n x in), W (in x out), b (out) in one node ({@link rankgrad.autodiff.ops.Affine}). */
+    public static Var affine(Var x, Var w, Var b) {
+        return Var.apply(rankgrad.autodiff.ops.Affine.INSTANCE, x, w, b);
+    }
 }
