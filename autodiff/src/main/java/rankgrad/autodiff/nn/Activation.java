@@ -14,7 +14,7 @@ import rankgrad.autodiff.Var;
  * Var h = a.forward(x);
  * }</pre>
  */
-public sealed interface Activation extends Module {
+public sealed interface Activation extends Layer {
 
     /** A short lower-case name: identity, relu, leaky_relu, celu, tanh or sigmoid. */
     String kind();

@@ -31,7 +31,7 @@ import rankgrad.autodiff.ops.BatchNorm;
  * <p>The running buffers are updated in place by training-mode forward passes (they belong to this
  * module, never to a graph).
  */
-public final class BatchNorm1d implements Module {
+public final class BatchNorm1d implements Layer {
     /** PyTorch's default eps. */
     public static final double DEFAULT_EPS = 1e-5;
     /** PyTorch's default momentum. */

@@ -23,7 +23,7 @@ import rankgrad.autodiff.Var;
  * Var h = layer.forward(Var.constant(features));
  * }</pre>
  */
-public final class Linear implements Module {
+public final class Linear implements Layer {
     private final int in;
     private final int out;
     private final Var weight;

@@ -36,7 +36,7 @@ import rankgrad.autodiff.Var;
  *         .batchNorm(true).lastActivated(false).output(1).seed(42).build();
  * }</pre>
  */
-public final class Mlp implements Module {
+public final class Mlp implements Layer {
 
     /**
      * Everything that determines an MLP (stored in model files to rebuild it).
@@ -77,7 +77,7 @@ public final class Mlp implements Module {
     private Mlp(Spec spec) {
         this.spec = spec;
         SplittableRandom rng = new SplittableRandom(spec.seed());
-        List<Module> modules = new ArrayList<>();
+        List<Layer> modules = new ArrayList<>();
         if (spec.inputBatchNorm()) {
             modules.add(batchNorm(spec, spec.inputWidth()));
         }

@@ -19,18 +19,18 @@ import rankgrad.autodiff.Var;
  * net.namedParameters().keySet();   // [0.weight, 0.bias, 2.weight, 2.bias]
  * }</pre>
  */
-public final class Sequential implements Module {
-    private final List<Module> modules;
+public final class Sequential implements Layer {
+    private final List<Layer> modules;
     private final Map<String, Var> parameters;
     private final Map<String, Tensor> buffers;
 
-    private Sequential(List<Module> modules) {
+    private Sequential(List<Layer> modules) {
         this.modules = List.copyOf(modules);
         Map<String, Var> p = new LinkedHashMap<>();
         Map<String, Tensor> b = new LinkedHashMap<>();
         for (int i = 0; i < this.modules.size(); i++) {
             String prefix = i + ".";
-            Module m = this.modules.get(i);
+            Layer m = this.modules.get(i);
             m.namedParameters().forEach((name, v) -> p.put(prefix + name, v));
             m.namedBuffers().forEach((name, t) -> b.put(prefix + name, t));
         }
@@ -39,12 +39,12 @@ public final class Sequential implements Module {
     }
 
     /** The modules in order (at least one). */
-    public static Sequential of(Module... modules) {
+    public static Sequential of(Layer... modules) {
         return of(List.of(modules));
     }
 
     /** The modules in order (at least one). */
-    public static Sequential of(List<? extends Module> modules) {
+    public static Sequential of(List<? extends Layer> modules) {
         if (modules.isEmpty()) {
             throw new IllegalArgumentException("a sequential container needs at least one module");
         }
@@ -52,14 +52,14 @@ public final class Sequential implements Module {
     }
 
     /** The children in order. */
-    public List<Module> modules() {
+    public List<Layer> modules() {
         return modules;
     }
 
     @Override
     public Var forward(Var x) {
         Var h = x;
-        for (Module m : modules) {
+        for (Layer m : modules) {
             h = m.forward(h);
         }
         return h;
@@ -77,7 +77,7 @@ public final class Sequential implements Module {
 
     @Override
     public void setTraining(boolean training) {
-        for (Module m : modules) {
+        for (Layer m : modules) {
             m.setTraining(training);
         }
     }

@@ -1,5 +1,5 @@
 /**
- * Neural-network layers on the autodiff engine: {@link rankgrad.autodiff.nn.Module} (forward,
+ * Neural-network layers on the autodiff engine: {@link rankgrad.autodiff.nn.Layer} (forward,
  * named parameters and buffers, train/eval mode), {@link rankgrad.autodiff.nn.Linear},
  * {@link rankgrad.autodiff.nn.BatchNorm1d}, {@link rankgrad.autodiff.nn.Activation},
  * {@link rankgrad.autodiff.nn.Sequential} and the {@link rankgrad.autodiff.nn.Mlp} builder for the

@@ -109,7 +109,7 @@ public final class Adam implements Optimizer {
         state = Collections.unmodifiableMap(s);
     }
 
-    /** Adam over named parameters (e.g. {@code Module.namedParameters()}). */
+    /** Adam over named parameters (e.g. {@code Layer.namedParameters()}). */
     public static Adam create(Map<String, Var> parameters, Settings settings) {
         return new Adam(ParameterSet.of(parameters), settings);
     }

@@ -26,7 +26,7 @@ final class ParameterSet {
         for (int i = 0; i < vars.length; i++) {
             if (!vars[i].isLeaf() || !vars[i].requiresGrad()) {
                 throw new IllegalArgumentException("'" + names[i] + "' is not a trainable leaf; pass Var.param "
-                        + "leaves (Module.namedParameters())");
+                        + "leaves (Layer.namedParameters())");
             }
         }
         return new ParameterSet(names, vars);

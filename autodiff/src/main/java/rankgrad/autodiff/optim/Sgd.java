@@ -74,7 +74,7 @@ public final class Sgd implements Optimizer {
         state = Collections.unmodifiableMap(s);
     }
 
-    /** SGD over named parameters (e.g. {@code Module.namedParameters()}). */
+    /** SGD over named parameters (e.g. {@code Layer.namedParameters()}). */
     public static Sgd create(Map<String, Var> parameters, Settings settings) {
         return new Sgd(ParameterSet.of(parameters), settings);
     }

@@ -31,7 +31,7 @@ class MlpTest {
     @Test
     void yusR4LHasTheExpectedLayersAndNames() {
         Mlp m = r4l(1);
-        List<Module> layers = m.layers().modules();
+        List<Layer> layers = m.layers().modules();
         // (Linear, BatchNorm, ReLU) x 4, then the linear output layer.
         assertEquals(13, layers.size());
         assertTrue(layers.get(0) instanceof Linear && layers.get(1) instanceof BatchNorm1d
@@ -50,7 +50,7 @@ class MlpTest {
     void lastActivatedAddsBatchNormAndActivationAfterTheOutputLayer() {
         Mlp r5 = Mlp.builder(10).hidden(100, 100, 100, 100).activation(Activation.celu(1)).batchNorm(true)
                 .lastActivated(true).build();
-        List<Module> layers = r5.layers().modules();
+        List<Layer> layers = r5.layers().modules();
         assertEquals(15, layers.size());
         assertEquals(new Activation.Celu(1), layers.get(14));
         assertTrue(layers.get(13) instanceof BatchNorm1d);

@@ -19,17 +19,14 @@ import rankgrad.autodiff.Var;
  * non-trainable state updated by the module itself, such as BatchNorm's running statistics.
  *
  * <pre>{@code
- * Module model = Mlp.builder(136).hidden(100, 100).activation(Activation.relu()).seed(7).build();
+ * Layer model = Mlp.builder(136).hidden(100, 100).activation(Activation.relu()).seed(7).build();
  * Var scores = model.forward(Var.constant(features));      // rows x 1
  * Map<String, Tensor> weights = model.state();             // for a model file
  * }</pre>
  *
- * <p>Import this type by name ({@code import rankgrad.autodiff.nn.Module;}): with
- * {@code rankgrad.autodiff.nn.*} alone, {@code Module} is ambiguous with {@code java.lang.Module}.
- *
- * <p>Thread-safety: a module is used by one thread at a time.
+ * <p>Thread-safety: a layer is used by one thread at a time.
  */
-public interface Module {
+public interface Layer {
 
     /** Applies the module to a batch (one row per example). */
     Var forward(Var input);
@@ -50,13 +47,13 @@ public interface Module {
     }
 
     /** Switches to training mode and returns this module. */
-    default Module train() {
+    default Layer train() {
         setTraining(true);
         return this;
     }
 
     /** Switches to evaluation mode and returns this module. */
-    default Module eval() {
+    default Layer eval() {
         setTraining(false);
         return this;
     }
