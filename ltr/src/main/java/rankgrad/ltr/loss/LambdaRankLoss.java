@@ -44,9 +44,10 @@ public final class LambdaRankLoss implements RankingLoss {
     private final int truncation;
     private final double sigma;
     private final long seed;
-    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLong calls;
 
-    private LambdaRankLoss(int truncation, double sigma, long seed) {
+    private LambdaRankLoss(int truncation, double sigma, long seed, long firstCall) {
+        this.calls = new AtomicLong(firstCall);
         if (truncation < 0) {
             throw new IllegalArgumentException("truncation k must be >= 1 (or 0 for none), got " + truncation);
         }
@@ -58,18 +59,18 @@ public final class LambdaRankLoss implements RankingLoss {
 
     /** LambdaRank for NDCG over all documents, sigma_s = 1, ties broken from {@code seed}. */
     public static LambdaRankLoss create(long seed) {
-        return new LambdaRankLoss(0, 1.0, seed);
+        return new LambdaRankLoss(0, 1.0, seed, 0L);
     }
 
     /** The same loss for NDCG@k (a fresh call counter). */
     public LambdaRankLoss withTruncation(int k) {
         LossMath.requireCutoff(k);
-        return new LambdaRankLoss(k, sigma, seed);
+        return new LambdaRankLoss(k, sigma, seed, 0L);
     }
 
     /** The same loss with the logistic's steepness sigma_s (a fresh call counter). */
     public LambdaRankLoss withSigma(double sigmaS) {
-        return new LambdaRankLoss(truncation, sigmaS, seed);
+        return new LambdaRankLoss(truncation, sigmaS, seed, 0L);
     }
 
     /** The truncation k, or 0 for none. */
@@ -79,6 +80,12 @@ public final class LambdaRankLoss implements RankingLoss {
 
     public double sigma() {
         return sigma;
+    }
+
+    /** The same loss drawing its tie-breaks for training step {@code step} (see {@link RankingLoss#atStep}). */
+    @Override
+    public LambdaRankLoss atStep(long step) {
+        return new LambdaRankLoss(truncation, sigma, seed, step);
     }
 
     @Override

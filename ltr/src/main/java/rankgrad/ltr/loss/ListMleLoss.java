@@ -35,15 +35,22 @@ import rankgrad.ltr.RankingLoss;
  */
 public final class ListMleLoss implements RankingLoss {
     private final long seed;
-    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLong calls;
 
-    private ListMleLoss(long seed) {
+    private ListMleLoss(long seed, long firstCall) {
+        this.calls = new AtomicLong(firstCall);
         this.seed = seed;
     }
 
     /** ListMLE whose label ties are broken from {@code seed}. */
     public static ListMleLoss create(long seed) {
-        return new ListMleLoss(seed);
+        return new ListMleLoss(seed, 0L);
+    }
+
+    /** The same loss drawing its tie-breaks for training step {@code step} (see {@link RankingLoss#atStep}). */
+    @Override
+    public ListMleLoss atStep(long step) {
+        return new ListMleLoss(seed, step);
     }
 
     @Override
