@@ -13,14 +13,14 @@ import rankgrad.ltr.RankingLoss;
  * a seeded random permutation),
  *
  * <pre>
- *   L_q = sum_{t=1..m} [ log sum_{u >= t} exp(s_{pi(u)}) - s_{pi(t)} ],
- *   dL_q / ds_{pi(u)} = -1 + sum_{t <= u} exp(s_{pi(u)} - lse_t),   lse_t = log sum_{v >= t} exp(s_{pi(v)}),
+ *   L_q = sum_{t=1..m} [ log sum_{u &gt;= t} exp(s_{pi(u)}) - s_{pi(t)} ],
+ *   dL_q / ds_{pi(u)} = -1 + sum_{t &lt;= u} exp(s_{pi(u)} - lse_t),   lse_t = log sum_{v &gt;= t} exp(s_{pi(v)}),
  * </pre>
  *
  * averaged over the batch's queries (a query without relevant documents gives 0).
  *
  * <p>Implementation notes: the suffix log-sum-exps lse_t are accumulated from the end with a
- * stable log-add-exp; the gradient's inner sum is carried as P_u = sum_{t <= u} exp(lse_u - lse_t)
+ * stable log-add-exp; the gradient's inner sum is carried as P_u = sum_{t &lt;= u} exp(lse_u - lse_t)
  * = 1 + exp(lse_u - lse_{u-1}) P_{u-1}, whose terms are all at most 1, so nothing overflows.
  * O(m log m) time (the sort) and O(m) extra memory. The label tie-break of a query is drawn from
  * (seed, call number of this instance, query index), so results do not depend on threads; two
@@ -35,15 +35,22 @@ import rankgrad.ltr.RankingLoss;
  */
 public final class ListMleLoss implements RankingLoss {
     private final long seed;
-    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLong calls;
 
-    private ListMleLoss(long seed) {
+    private ListMleLoss(long seed, long firstCall) {
+        this.calls = new AtomicLong(firstCall);
         this.seed = seed;
     }
 
     /** ListMLE whose label ties are broken from {@code seed}. */
     public static ListMleLoss create(long seed) {
-        return new ListMleLoss(seed);
+        return new ListMleLoss(seed, 0L);
+    }
+
+    /** The same loss drawing its tie-breaks for training step {@code step} (see {@link RankingLoss#atStep}). */
+    @Override
+    public ListMleLoss atStep(long step) {
+        return new ListMleLoss(seed, step);
     }
 
     @Override

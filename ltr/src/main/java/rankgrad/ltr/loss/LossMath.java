@@ -7,14 +7,20 @@ final class LossMath {
     private LossMath() {
     }
 
-    /** log(1 + e^x) without overflow for large x or loss of precision for very negative x. */
-    static double softplus(double x) {
-        return Math.max(x, 0.0) + Math.log1p(Math.exp(-Math.abs(x)));
-    }
-
     /** 1 / (1 + e^x): e^x overflowing to infinity gives exactly 0, never NaN. */
     static double logisticOfMinus(double x) {
         return 1.0 / (1.0 + Math.exp(x));
+    }
+
+    /**
+     * The pair term of the logistic losses at z = sigma (s_i - s_j), from one exponential:
+     * the cost log(1 + e^{-z}) into {@code out[0]} and its slope magnitude 1 / (1 + e^z) = -d cost / dz
+     * into {@code out[1]}. Both use e = e^{-|z|}, at most 1, so neither overflows.
+     */
+    static void logisticPair(double z, double[] out) {
+        double e = Math.exp(-Math.abs(z));
+        out[0] = Math.max(-z, 0.0) + Math.log1p(e);
+        out[1] = z >= 0 ? e / (1 + e) : 1 / (1 + e);
     }
 
     /** log(e^a + e^b) without overflow. */

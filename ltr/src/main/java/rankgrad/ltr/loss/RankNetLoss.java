@@ -9,7 +9,7 @@ import rankgrad.ltr.RankingLoss;
  * RankNet (Burges et al. 2005; DESIGN section 3.5): the pairwise logistic loss
  *
  * <pre>
- *   C_q = sum over pairs with y_i > y_j of log(1 + exp(-sigma_s (s_i - s_j)))
+ *   C_q = sum over pairs with y_i &gt; y_j of log(1 + exp(-sigma_s (s_i - s_j)))
  * </pre>
  *
  * averaged over the batch's queries (a query without relevant documents gives 0). Its gradient
@@ -59,6 +59,7 @@ public final class RankNetLoss implements RankingLoss {
 
     private double query(double[] s, float[] y, int from, int m, SplittableRandom unused, double weight, double[] grad) {
         double loss = 0;
+        double[] pair = new double[2];
         for (int i = from; i < from + m; i++) {
             for (int j = i + 1; j < from + m; j++) {
                 int hi;
@@ -72,9 +73,9 @@ public final class RankNetLoss implements RankingLoss {
                 } else {
                     continue;
                 }
-                double z = sigma * (s[hi] - s[lo]);
-                loss += LossMath.softplus(-z);
-                double push = weight * sigma * LossMath.logisticOfMinus(z);
+                LossMath.logisticPair(sigma * (s[hi] - s[lo]), pair);
+                loss += pair[0];
+                double push = weight * sigma * pair[1];
                 grad[hi] -= push;
                 grad[lo] += push;
             }

@@ -18,7 +18,7 @@ import rankgrad.ltr.RankingLoss;
  * so that tau_1 = 0.999999 and tau_{T/2} = 1/2: pointwise regression first, the listwise SHF-SDCG
  * last. The second term is {@link SmoothedDcgLoss}'s loss (its value is already -SHF-SDCG / IDCG),
  * so any of its variants (annealed weight, a, b) can be blended. The step t and the schedule length
- * T are inputs: {@link #atStep(int)} gives the loss of step t. As for every loss here, a query
+ * T are inputs: {@link #atStep(long)} gives the loss of step t. As for every loss here, a query
  * without relevant documents contributes 0 and a zero gradient, regression term included.
  *
  * <pre>{@code
@@ -60,8 +60,9 @@ public final class RegShfSdcgLoss implements RankingLoss {
     }
 
     /** The same blend at step t (1-based; steps past T keep decreasing tau towards 0). */
-    public RegShfSdcgLoss atStep(int t) {
-        return new RegShfSdcgLoss(shf, totalSteps, t);
+    @Override
+    public RegShfSdcgLoss atStep(long t) {
+        return new RegShfSdcgLoss(shf.atStep(t), totalSteps, Math.toIntExact(t));
     }
 
     /** tau_t of Eq. 19. */

@@ -23,8 +23,8 @@ import rankgrad.ltr.metric.ExactMetrics;
  * <p>SDCG uses T_ij = G_a for every pair. SHF-SDCG replaces it by the smoothed hinges (Eq. 12-15,
  * with the sign the extracted text lost restored, DESIGN section 3.4):
  * <pre>
- *   A_a(x) = G_a(x) for x >= 0,  0.5 - (a/4) x for x < 0;     B_a(x) = 1 + A_a(-x)
- *   T_ij = A_a if y_i > y_j,  B_a if y_i < y_j,  G_a if y_i = y_j
+ *   A_a(x) = G_a(x) for x &gt;= 0,  0.5 - (a/4) x for x &lt; 0;     B_a(x) = 1 + A_a(-x)
+ *   T_ij = A_a if y_i &gt; y_j,  B_a if y_i &lt; y_j,  G_a if y_i = y_j
  * </pre>
  * A_a is C1 at 0 (value 1/2, slope -a/4), so a wrongly ordered pair keeps a constant gradient of
  * size a/4 on both ranks, pushing both documents the right way (Eq. 16).
@@ -51,9 +51,10 @@ public final class SmoothedDcgLoss implements RankingLoss {
     private final boolean hinge;
     private final boolean annealed;
     private final long seed;
-    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLong calls;
 
-    private SmoothedDcgLoss(int k, double alpha, double beta, boolean hinge, boolean annealed, long seed) {
+    private SmoothedDcgLoss(int k, double alpha, double beta, boolean hinge, boolean annealed, long seed, long firstCall) {
+        this.calls = new AtomicLong(firstCall);
         LossMath.requireCutoff(k);
         LossMath.requirePositiveFinite("alpha (rank smoothing)", alpha);
         LossMath.requirePositiveFinite("beta (cutoff smoothing)", beta);
@@ -67,27 +68,27 @@ public final class SmoothedDcgLoss implements RankingLoss {
 
     /** SDCG@k with sigmoid ranks for every pair (Wu Eq. 8), a = b = 1. */
     public static SmoothedDcgLoss sdcg(int k) {
-        return new SmoothedDcgLoss(k, 1.0, 1.0, false, false, 0L);
+        return new SmoothedDcgLoss(k, 1.0, 1.0, false, false, 0L, 0L);
     }
 
     /** SHF-SDCG@k with smoothed-hinge ranks (Wu Eq. 12-15), a = b = 1. */
     public static SmoothedDcgLoss shfSdcg(int k) {
-        return new SmoothedDcgLoss(k, 1.0, 1.0, true, false, 0L);
+        return new SmoothedDcgLoss(k, 1.0, 1.0, true, false, 0L, 0L);
     }
 
     /** The same loss with rank smoothing a (slope of G_a and of the hinges). */
     public SmoothedDcgLoss withAlpha(double a) {
-        return new SmoothedDcgLoss(k, a, beta, hinge, annealed, seed);
+        return new SmoothedDcgLoss(k, a, beta, hinge, annealed, seed, 0L);
     }
 
     /** The same loss with cutoff smoothing b (the steepness of W). */
     public SmoothedDcgLoss withBeta(double b) {
-        return new SmoothedDcgLoss(k, alpha, b, hinge, annealed, seed);
+        return new SmoothedDcgLoss(k, alpha, b, hinge, annealed, seed, 0L);
     }
 
     /** The same loss with the annealed weight of Eq. 17, label ties for s_t broken from {@code tieSeed}. */
     public SmoothedDcgLoss annealed(long tieSeed) {
-        return new SmoothedDcgLoss(k, alpha, beta, hinge, true, tieSeed);
+        return new SmoothedDcgLoss(k, alpha, beta, hinge, true, tieSeed, 0L);
     }
 
     public int cutoff() {
@@ -108,6 +109,12 @@ public final class SmoothedDcgLoss implements RankingLoss {
 
     public boolean isAnnealed() {
         return annealed;
+    }
+
+    /** The same loss drawing its tie-breaks for training step {@code step} (see {@link RankingLoss#atStep}). */
+    @Override
+    public SmoothedDcgLoss atStep(long step) {
+        return new SmoothedDcgLoss(k, alpha, beta, hinge, annealed, seed, step);
     }
 
     @Override

@@ -7,7 +7,7 @@ import java.util.Arrays;
  * (best first). {@link Metric} ranks the scores and calls these; losses use {@link #idealDcg} for
  * their normalization, so training and evaluation share one IDCG.
  *
- * <p>Notation: {@code ranked[r-1]} is the label y_(r) of the document at rank r, b = [y > 0],
+ * <p>Notation: {@code ranked[r-1]} is the label y_(r) of the document at rank r, b = [y &gt; 0],
  * gain g(y) = 2^y - 1, discount D(r) = 1 / log2(1 + r). A cutoff k larger than the list length m
  * sums over the m documents; only precision keeps k as its divisor.
  *
@@ -29,7 +29,7 @@ public final class ExactMetrics {
         return LN2 / Math.log1p(rank);
     }
 
-    /** DCG@k = sum_{r <= min(k, m)} g(y_(r)) D(r). */
+    /** DCG@k = sum_{r &lt;= min(k, m)} g(y_(r)) D(r). */
     public static double dcg(float[] ranked, int k) {
         int n = Math.min(k, ranked.length);
         double sum = 0;
@@ -44,15 +44,15 @@ public final class ExactMetrics {
         return dcg(descending(labels, from, m), k);
     }
 
-    /** P@k = (1/k) sum_{r <= min(k, m)} b_(r); the divisor stays k when k > m. */
+    /** P@k = (1/k) sum_{r &lt;= min(k, m)} b_(r); the divisor stays k when k &gt; m. */
     public static double precision(float[] ranked, int k) {
         checkCutoff(k);
         return relevantInTop(ranked, k) / (double) k;
     }
 
     /**
-     * AP@k = sum_{r <= min(k, m)} b_(r) P@r / min(k, |relevant|) (Yu Eq. 7 with a cutoff), 0 when
-     * there is no relevant document. With k >= m this is AP without cutoff, divided by |relevant|.
+     * AP@k = sum_{r &lt;= min(k, m)} b_(r) P@r / min(k, |relevant|) (Yu Eq. 7 with a cutoff), 0 when
+     * there is no relevant document. With k &gt;= m this is AP without cutoff, divided by |relevant|.
      */
     public static double averagePrecision(float[] ranked, int k) {
         checkCutoff(k);
@@ -73,7 +73,7 @@ public final class ExactMetrics {
     }
 
     /**
-     * ERR@k = sum_{r <= min(k, m)} R_(r) / r prod_{i < r} (1 - R_(i)), R(y) = (2^y - 1) / 2^ymax
+     * ERR@k = sum_{r &lt;= min(k, m)} R_(r) / r prod_{i &lt; r} (1 - R_(i)), R(y) = (2^y - 1) / 2^ymax
      * (Chapelle et al. 2009; DESIGN section 3.1).
      *
      * @throws IllegalArgumentException if a label exceeds ymax (R would leave [0, 1])
@@ -112,7 +112,7 @@ public final class ExactMetrics {
         return 0;
     }
 
-    /** Number of relevant documents (label > 0) among the top min(k, m). */
+    /** Number of relevant documents (label &gt; 0) among the top min(k, m). */
     public static int relevantInTop(float[] ranked, int k) {
         int n = Math.min(k, ranked.length);
         int count = 0;

@@ -16,10 +16,10 @@ import rankgrad.ltr.Ranking;
  * System.out.println(r.report());   // the value, the number of queries and the conventions
  * }</pre>
  *
- * <p>Formulas (y_(r) = label at rank r, b = [y > 0], g = 2^y - 1, D(r) = 1 / log2(1 + r)):
- * DCG@k = sum_{r<=k} g(y_(r)) D(r); NDCG@k = DCG@k / IDCG@k; P@k = (1/k) sum_{r<=k} b_(r);
- * AP@k = sum_{r<=k} b_(r) P@r / min(k, |relevant|) (Yu Eq. 7); ERR@k = sum_{r<=k} R_(r) / r
- * prod_{i<r} (1 - R_(i)) with R = g / 2^ymax; nERR@k = ERR@k / ideal ERR@k; RR@k = 1 / rank of the
+ * <p>Formulas (y_(r) = label at rank r, b = [y &gt; 0], g = 2^y - 1, D(r) = 1 / log2(1 + r)):
+ * DCG@k = sum_{r&lt;=k} g(y_(r)) D(r); NDCG@k = DCG@k / IDCG@k; P@k = (1/k) sum_{r&lt;=k} b_(r);
+ * AP@k = sum_{r&lt;=k} b_(r) P@r / min(k, |relevant|) (Yu Eq. 7); ERR@k = sum_{r&lt;=k} R_(r) / r
+ * prod_{i&lt;r} (1 - R_(i)) with R = g / 2^ymax; nERR@k = ERR@k / ideal ERR@k; RR@k = 1 / rank of the
  * first relevant document within k. Without a cutoff, k is the query's document count m. See
  * {@link ExactMetrics} for the per-query functions.
  *
@@ -30,7 +30,7 @@ import rankgrad.ltr.Ranking;
  * <p>Thread-safety: immutable.
  *
  * @param kind which metric
- * @param cutoff k >= 1, or {@link #NO_CUTOFF}
+ * @param cutoff k &gt;= 1, or {@link #NO_CUTOFF}
  */
 public record Metric(MetricKind kind, int cutoff) {
 

@@ -7,7 +7,7 @@ import java.util.Objects;
  * {@link #describe()}.
  *
  * <p>Fixed for all conventions (DESIGN section 3.1): gain g(y) = 2^y - 1, discount D(r) =
- * 1 / log2(1 + r) for the 1-based rank r, relevant = label > 0. Short lists (cutoff k larger than
+ * 1 / log2(1 + r) for the 1-based rank r, relevant = label &gt; 0. Short lists (cutoff k larger than
  * the query's m documents): DCG@k sums the m documents, IDCG@k the top min(k, m) labels, P@k still
  * divides by k, AP@k divides by min(k, |relevant|).
  *

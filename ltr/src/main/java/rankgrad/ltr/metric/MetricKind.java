@@ -7,13 +7,13 @@ import java.util.Locale;
 public enum MetricKind {
     /** Normalized discounted cumulative gain, DCG@k / IDCG@k. */
     NDCG("ndcg"),
-    /** Discounted cumulative gain, sum_{r<=k} (2^{y_(r)} - 1) / log2(1 + r). */
+    /** Discounted cumulative gain, sum_{r&lt;=k} (2^{y_(r)} - 1) / log2(1 + r). */
     DCG("dcg"),
-    /** Precision, (1/k) sum_{r<=k} b_(r) with b = [y > 0]. */
+    /** Precision, (1/k) sum_{r&lt;=k} b_(r) with b = [y &gt; 0]. */
     PRECISION("p", "precision", "prec"),
-    /** Average precision, sum_{r<=k} b_(r) P@r / min(k, |relevant|); its mean over queries is MAP. */
+    /** Average precision, sum_{r&lt;=k} b_(r) P@r / min(k, |relevant|); its mean over queries is MAP. */
     AP("map", "ap"),
-    /** Expected reciprocal rank, sum_{r<=k} R_(r) / r prod_{i<r} (1 - R_(i)), R = (2^y - 1) / 2^ymax. */
+    /** Expected reciprocal rank, sum_{r&lt;=k} R_(r) / r prod_{i&lt;r} (1 - R_(i)), R = (2^y - 1) / 2^ymax. */
     ERR("err"),
     /** ERR@k divided by the ideal ERR@k. */
     NERR("nerr"),

@@ -1,7 +1,7 @@
 package rankgrad.ltr.metric;
 
 /**
- * What a query without any relevant document (no label > 0) contributes to a mean over queries.
+ * What a query without any relevant document (no label &gt; 0) contributes to a mean over queries.
  * Such a query has no defined NDCG (0 / 0), so every convention is a choice; reports print it.
  */
 public enum NoRelevantPolicy {

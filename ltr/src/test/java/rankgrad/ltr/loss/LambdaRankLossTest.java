@@ -36,6 +36,18 @@ class LambdaRankLossTest {
     }
 
     @Test
+    void float64ScoresCloserThanFloatPrecisionAreNotTies() {
+        // 1 and 1 + 1e-12 are one float but two doubles: document 1 is above document 0 on every
+        // call, never in a random tie-break, so the lambdas never change.
+        QueryBatch batch = QueryBatch.of(new float[] {1f, 0f, 0f});
+        LambdaRankLoss loss = LambdaRankLoss.create(5L);
+        double[] first = LossTesting.evaluate(loss, batch, 1.0, 1.0 + 1e-12, 0.5).grad();
+        for (int call = 1; call < 16; call++) {
+            assertArrayEquals(first, LossTesting.evaluate(loss, batch, 1.0, 1.0 + 1e-12, 0.5).grad(), 0.0);
+        }
+    }
+
+    @Test
     void tiedScoresGetRandomPositionsFromTheSeed() {
         // With all scores equal the positions are the tie-break permutation, and the relevant
         // document's lambda depends on its position: over a few calls it must change, else ties
