@@ -20,7 +20,7 @@ public enum BackwardType {
     TYPE1,
     /** Eq. 20: sign(y_i - y_j) alpha sb (1 - sb). */
     TYPE2,
-    /** Eq. 21: 2 alpha (1 - sb) if y_i > y_j, 0 if equal, -2 alpha sb if y_i < y_j. */
+    /** Eq. 21: 2 alpha (1 - sb) if y_i &gt; y_j, 0 if equal, -2 alpha sb if y_i &lt; y_j. */
     TYPE3;
 
     /** The number used by Yu et al. and in loss names: 1, 2 or 3. */

@@ -8,8 +8,8 @@ import rankgrad.ltr.Ranking;
 /**
  * The CPU implementation of {@link PairwiseBackend}: fused row kernels ({@link PairKernels}, SIMD
  * when available) that evaluate each pair term on the fly, so the extra memory is O(1) per row
- * and nothing of size m^2 is ever allocated; rows run in parallel in tasks of about {@value
- * #PAIRS_PER_TASK} pairs fixed by the batch's offsets ({@link WorkPartition}).
+ * and nothing of size m^2 is ever allocated; rows run in parallel in tasks of about 65,536 pairs
+ * fixed by the batch's offsets ({@link WorkPartition}).
  *
  * <p>Exact ranks sort each query with {@link Ranking} (O(m log m)), the one definition of ranking
  * shared with the metrics and LambdaRank.

@@ -10,7 +10,7 @@ package rankgrad.ltr.pairwise;
  * z_ij = s_i - s_j and sigma(x) = 1 / (1 + e^{-x}):
  * <ul>
  *   <li>{@code exactRanks}: the twin-sigmoid forward ranks (Yu et al. Eq. 12 with alpha_f -> inf
- *       and tie-breaking), r_i = 1 + #{j : s_j > s_i, or s_j == s_i and key_j < key_i}. Scores
+ *       and tie-breaking), r_i = 1 + #{j : s_j &gt; s_i, or s_j == s_i and key_j &lt; key_i}. Scores
  *       compare with IEEE {@code ==}, so -0.0 and +0.0 tie. The result is a permutation of 1..m.</li>
  *   <li>{@code sigmoidRanks}: the approximate ranks pi^-(i) = 1 + sum_{j != i} sigma(alpha (s_j -
  *       s_i)) (Qin et al.; Bruch et al. Eq. 6).</li>

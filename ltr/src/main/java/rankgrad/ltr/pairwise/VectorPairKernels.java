@@ -43,7 +43,7 @@ public final class VectorPairKernels implements PairKernels {
     private static final double ROUND_D = 0x1.8p52;
     private static final double LN2_HI_D = 6.93147180369123816490e-01;
     private static final double LN2_LO_D = 1.90821492927058770002e-10;
-    /** Cephes expf: e^r = 1 + r + r^2 (((((c0 r + c1) r + c2) r + c3) r + c4) r + c5) for |r| <= ln2/2. */
+    /** Cephes expf: e^r = 1 + r + r^2 (((((c0 r + c1) r + c2) r + c3) r + c4) r + c5) for |r| &lt;= ln2/2. */
     private static final float[] CEPHES_F = {
         1.9875691500e-4f, 1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f, 1.6666665459e-1f, 5.0000001201e-1f,
     };
@@ -126,7 +126,7 @@ public final class VectorPairKernels implements PairKernels {
      * P_j = e^{alpha (s_j - c)} for the query's documents, c the midpoint of its scores, computed
      * in float64 and rounded once to float32, so sb = sigma(alpha (s_k - s_j)) = P_k / (P_k + P_j)
      * and 1 - sb = P_j / (P_k + P_j) cost one division per pair instead of an exp. Null when
-     * alpha (max - min) / 2 > {@value #FACTOR_RANGE}: then some P_k + P_j could overflow or
+     * alpha (max - min) / 2 &gt; {@value #FACTOR_RANGE}: then some P_k + P_j could overflow or
      * vanish, and the caller evaluates exp per pair.
      */
     private static float[] expFactors(float[] s, int off, int m, float alpha) {
@@ -218,7 +218,7 @@ public final class VectorPairKernels implements PairKernels {
     }
 
     /**
-     * out[k] = scale (sum_{j: y_j > y_k} sb (g_k + g_j) - sum_{j: y_j < y_k} (1 - sb) (g_k + g_j)),
+     * out[k] = scale (sum_{j: y_j &gt; y_k} sb (g_k + g_j) - sum_{j: y_j &lt; y_k} (1 - sb) (g_k + g_j)),
      * sb from the factors.
      */
     private static void amplifiedFactored(float[] p, float[] y, float[] g, int off, int m, int rowFrom, int rowTo,
@@ -272,7 +272,7 @@ public final class VectorPairKernels implements PairKernels {
         }
     }
 
-    /** out[k] = scale (sum_{j: y_j > y_k} sb (g_k + g_j) - sum_{j: y_j < y_k} (1 - sb) (g_k + g_j)), exp per pair. */
+    /** out[k] = scale (sum_{j: y_j &gt; y_k} sb (g_k + g_j) - sum_{j: y_j &lt; y_k} (1 - sb) (g_k + g_j)), exp per pair. */
     private static void amplifiedDirect(float[] s, float[] y, float[] g, int off, int m, int rowFrom, int rowTo,
             float alpha, float scale, float[] out) {
         for (int kb = rowFrom; kb < rowTo; kb += F.length()) {
@@ -383,7 +383,7 @@ public final class VectorPairKernels implements PairKernels {
 
     /**
      * e^x for x clamped to [-708, 709]: the same reduction as the float version (1.5 * 2^52, fdlibm's
-     * ln 2 split), e^r by its Taylor polynomial of degree 13 (truncation below 0.05 ulp for |r| <= ln2/2).
+     * ln 2 split), e^r by its Taylor polynomial of degree 13 (truncation below 0.05 ulp for |r| &lt;= ln2/2).
      */
     private static DoubleVector exp(DoubleVector x) {
         DoubleVector xc = x.max(-708.0).min(EXP_MAX_D);

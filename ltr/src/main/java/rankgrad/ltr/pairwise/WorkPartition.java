@@ -21,7 +21,7 @@ public final class WorkPartition {
 
     /**
      * Boundaries {@code b} of row tasks: task t computes rows (documents) {@code [b[t], b[t+1])},
-     * each row costing its query's size m in pair terms. Queries with m^2 <= {@code pairsPerTask}
+     * each row costing its query's size m in pair terms. Queries with m^2 &lt;= {@code pairsPerTask}
      * stay whole and are grouped until a task holds about {@code pairsPerTask} pairs; a larger
      * query gets tasks of its own, of max(pairsPerTask / m, m / {@value #MAX_TASKS_PER_QUERY}) rows
      * rounded up to a multiple of {@value #ROW_ALIGN}, counted from the query's first row.
@@ -85,7 +85,7 @@ public final class WorkPartition {
         return Arrays.copyOf(bounds, count);
     }
 
-    /** The query that owns document {@code row}: the largest q with offsets[q] <= row (skips empty queries). */
+    /** The query that owns document {@code row}: the largest q with offsets[q] &lt;= row (skips empty queries). */
     public static int queryOf(int[] offsets, int row) {
         int lo = 0;
         int hi = offsets.length - 2;

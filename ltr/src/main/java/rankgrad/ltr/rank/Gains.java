@@ -7,7 +7,7 @@ package rankgrad.ltr.rank;
  */
 final class Gains {
     static final double LN2 = Math.log(2);
-    /** log2(n) for n < TABLE. */
+    /** log2(n) for n &lt; TABLE. */
     private static final int TABLE = 1 << 14;
     private static final double[] LOG2 = new double[TABLE];
     /** Grades 0..MAX_GRADE take the counting path of {@link #idealDcg}; others sort. */

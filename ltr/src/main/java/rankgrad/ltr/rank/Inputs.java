@@ -30,7 +30,7 @@ final class Inputs {
         }
     }
 
-    /** Checks a sigmoid steepness or backward alpha: finite and > 0. */
+    /** Checks a sigmoid steepness or backward alpha: finite and &gt; 0. */
     static double requireAlpha(String what, double alpha) {
         if (!(alpha > 0) || Double.isInfinite(alpha)) {
             throw new IllegalArgumentException(what + " must be finite and > 0, got " + alpha);

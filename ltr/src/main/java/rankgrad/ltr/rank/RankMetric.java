@@ -8,22 +8,22 @@ import java.util.Arrays;
  *
  * <p>Notation: r_i is the rank variable of document i; {@code order[p]} is the document at
  * position p + 1, and r_bar_p = r_{order[p]} is the rank variable read by position (its value is
- * p + 1 when the ranks are exact, but it carries the gradient); b = [label > 0]; gains g = 2^y - 1.
+ * p + 1 when the ranks are exact, but it carries the gradient); b = [label &gt; 0]; gains g = 2^y - 1.
  * <ul>
- *   <li>{@link Precision}: Pre@k = (1/k) sum_{p <= k} b_p p / r_bar_p (Eq. 13);</li>
- *   <li>{@link AveragePrecision}: AP = (1/|Y+|) sum_k b_k (1/k) sum_{p <= k} b_p p / r_bar_p (Eq. 14);</li>
+ *   <li>{@link Precision}: Pre@k = (1/k) sum_{p &lt;= k} b_p p / r_bar_p (Eq. 13);</li>
+ *   <li>{@link AveragePrecision}: AP = (1/|Y+|) sum_k b_k (1/k) sum_{p &lt;= k} b_p p / r_bar_p (Eq. 14);</li>
  *   <li>{@link Ndcg}: nDCG = (1/IDCG) sum_i g_i / log2(r_i + 1) over all documents (Eq. 15), which
  *       reads r directly, so it also applies to the approximate ranks pi^- (ApproxNDCG);</li>
- *   <li>{@link Nerr}: nERR@k = (1/ERR*@k) sum_{p <= k} prod_{i < p}(1 - R_i) R_p / r_bar_p with
+ *   <li>{@link Nerr}: nERR@k = (1/ERR*@k) sum_{p &lt;= k} prod_{i &lt; p}(1 - R_i) R_p / r_bar_p with
  *       R = (2^y - 1) / 2^ymax (Eq. 16, with the grade scale's ymax as in the exact metric).</li>
  * </ul>
  * At exact ranks each value equals the exact metric of that ranking. Derivatives: for Pre@k,
- * dM/dr_bar_p = -b_p p / (k r_bar_p^2); for AP, -(b_p p / (|Y+| r_bar_p^2)) sum_{k >= p} b_k / k;
+ * dM/dr_bar_p = -b_p p / (k r_bar_p^2); for AP, -(b_p p / (|Y+| r_bar_p^2)) sum_{k &gt;= p} b_k / k;
  * for nDCG, -g_i / (IDCG ln2 (r_i + 1) log2(r_i + 1)^2) (Yu's Eq. 32 drops the 1/ln 2); for nERR,
- * -prod_{i < p}(1 - R_i) R_p / (ERR* r_bar_p^2) for p <= k.
+ * -prod_{i &lt; p}(1 - R_i) R_p / (ERR* r_bar_p^2) for p &lt;= k.
  *
  * <p>A query without relevant documents has value 0 and derivative 0. Ideal DCG and ERR at k use
- * the top min(k, m) labels; Pre@k divides by k even when k > m.
+ * the top min(k, m) labels; Pre@k divides by k even when k &gt; m.
  */
 public sealed interface RankMetric permits RankMetric.Precision, RankMetric.AveragePrecision, RankMetric.Ndcg,
         RankMetric.Nerr {
@@ -36,7 +36,7 @@ public sealed interface RankMetric permits RankMetric.Precision, RankMetric.Aver
 
     /**
      * The metric at ranks {@code r} of the m documents whose labels are {@code labels[from ..
-     * from+m)}, writing dM/dr_i into {@code grad[i]} (overwritten for i < m).
+     * from+m)}, writing dM/dr_i into {@code grad[i]} (overwritten for i &lt; m).
      *
      * @param r rank variable of each document, indexed 0..m-1
      * @param order order[p] = the document at position p + 1; read only if {@link #readsPositions()}
@@ -69,7 +69,7 @@ public sealed interface RankMetric permits RankMetric.Precision, RankMetric.Aver
         return new Nerr(k, ymax);
     }
 
-    /** Pre@k = (1/k) sum_{p <= k} b_p p / r_bar_p. */
+    /** Pre@k = (1/k) sum_{p &lt;= k} b_p p / r_bar_p. */
     record Precision(int k) implements RankMetric {
         public Precision {
             if (k < 1) {
@@ -103,7 +103,7 @@ public sealed interface RankMetric permits RankMetric.Precision, RankMetric.Aver
         }
     }
 
-    /** AP = (1/|Y+|) sum_k b_k (1/k) sum_{p <= k} b_p p / r_bar_p. */
+    /** AP = (1/|Y+|) sum_k b_k (1/k) sum_{p &lt;= k} b_p p / r_bar_p. */
     record AveragePrecision() implements RankMetric {
         @Override
         public String name() {
@@ -178,7 +178,7 @@ public sealed interface RankMetric permits RankMetric.Precision, RankMetric.Aver
         }
     }
 
-    /** nERR@k = (1/ERR*@k) sum_{p <= k} prod_{i < p}(1 - R_i) R_p / r_bar_p, R = (2^y - 1) / 2^ymax. */
+    /** nERR@k = (1/ERR*@k) sum_{p &lt;= k} prod_{i &lt; p}(1 - R_i) R_p / r_bar_p, R = (2^y - 1) / 2^ymax. */
     record Nerr(int k, double ymax) implements RankMetric {
         /** The grade scale maximum of MSLR-WEB30K and Yahoo! LTR. */
         public static final double DEFAULT_YMAX = 4.0;

@@ -7,7 +7,7 @@ import rankgrad.ltr.Ranking;
 /**
  * The seeded random tie-breaking of the twin-sigmoid ranks (Yu et al. 2020, Sec. 4.2): for each
  * query of each forward call, a random permutation p of 0..m-1; of two documents with equal
- * scores, i is ranked above j iff p_i > p_j.
+ * scores, i is ranked above j iff p_i &gt; p_j.
  *
  * <p>The permutation of query q in call c depends only on (seed, c, q), drawn from its own
  * {@link SplittableRandom}: never on threads or on the other queries of the batch. Each {@link

@@ -19,7 +19,7 @@ import rankgrad.ltr.rank.TieBreak;
  *   <li>Table 3: Eq. 12 written pairwise, pi^+(i) = 1 + sum_{j != i} (1 - sigma^+(s_i - s_j)),
  *       with sigma^+(0) = 0.5 ("Eq-12": float32 draws tie about once per 34 vectors of 1000, and
  *       each tie costs 0.5 + 0.5) and with the tie rectified by a random permutation p (sigma^+ = 1
- *       iff p_i > p_j, "plus tie breaking"),</li>
+ *       iff p_i &gt; p_j, "plus tie breaking"),</li>
  * </ul>
  * and the true ranks pi*: the sorted order ({@link Ranking}) under the same tie permutation.
  *
@@ -97,7 +97,7 @@ public final class RankAccuracy {
 
     /**
      * Eq. 12 term by term: pi^+(i) = 1 + sum_{j != i} (1 - sigma^+(s_i - s_j)), sigma^+ = 1 above
-     * 0, 0 below, and at 0 either 0.5 ({@code p == null}) or [p_i > p_j].
+     * 0, 0 below, and at 0 either 0.5 ({@code p == null}) or [p_i &gt; p_j].
      */
     static double[] twinSigmoidRanks(double[] s, int[] p) {
         int m = s.length;
