@@ -7,6 +7,7 @@ import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.Ranking;
 import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.metric.ExactMetrics;
+import rankgrad.ltr.rank.TieBreak;
 
 /**
  * LambdaRank for NDCG (Burges et al. 2006; Yue and Burges 2007, Eq. 2; DESIGN section 3.5).
@@ -100,7 +101,7 @@ public final class LambdaRankLoss implements RankingLoss {
 
     private double query(double[] s, float[] y, int from, int m, SplittableRandom random, double weight, double[] grad) {
         int k = truncation == 0 ? m : truncation;
-        int[] order = positions(s, from, m, Ranking.randomTieKeys(m, random));
+        int[] order = positions(s, from, m, TieBreak.keys(random, m));
         // disc[i] = D_k(position of document from + i); gain[i] = 2^y - 1.
         double[] disc = new double[m];
         double[] gain = new double[m];

@@ -14,8 +14,9 @@ interface QueryKernel {
      * {@code weight * d loss / d s_i} into {@code grad[from + i]}. Called only for queries with at
      * least one relevant document and finite scores.
      *
-     * @param random this query's own generator for tie-breaking, derived from the loss's seed, the
-     *        call and the query index, so results do not depend on threads
+     * @param random this query's own generator for tie-breaking, {@code TieBreak.generator(seed,
+     *        call, query)}, so results do not depend on threads and twin-sigmoid and LambdaRank with
+     *        the same seed break ties alike
      */
     double lossAndGradient(double[] s, float[] labels, int from, int m, SplittableRandom random, double weight,
             double[] grad);

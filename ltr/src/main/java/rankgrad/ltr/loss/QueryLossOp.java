@@ -58,7 +58,7 @@ final class QueryLossOp implements Op<QueryLossOp.Saved> {
         Parallel.forEach(queries, q -> {
             if (batch.hasRelevant(q)) {
                 perQuery[q] = kernel.lossAndGradient(s, labels, batch.start(q), batch.size(q),
-                        QueryRandom.of(seed, call, q), weight, grad);
+                        rankgrad.ltr.rank.TieBreak.generator(seed, call, q), weight, grad);
             }
         });
         double sum = 0;

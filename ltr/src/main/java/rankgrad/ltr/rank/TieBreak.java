@@ -17,15 +17,21 @@ import rankgrad.ltr.Ranking;
  */
 public final class TieBreak {
     private final long seed;
-    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLong calls;
 
-    private TieBreak(long seed) {
+    private TieBreak(long seed, long firstCall) {
         this.seed = seed;
+        this.calls = new AtomicLong(firstCall);
     }
 
     /** A tie-breaker whose first call is call 0. */
     public static TieBreak seeded(long seed) {
-        return new TieBreak(seed);
+        return new TieBreak(seed, 0);
+    }
+
+    /** A tie-breaker whose first call is {@code firstCall} (a training step, for exact resume). */
+    public static TieBreak seeded(long seed, long firstCall) {
+        return new TieBreak(seed, firstCall);
     }
 
     public long seed() {
@@ -37,9 +43,26 @@ public final class TieBreak {
         return calls.getAndIncrement();
     }
 
+    /**
+     * The generator of query {@code query} in call {@code call}: every random choice of a loss for
+     * that query (tie permutations here, label ties of ListMLE) is drawn from it.
+     */
+    public static SplittableRandom generator(long seed, long call, int query) {
+        return new SplittableRandom(mix(seed, call, query));
+    }
+
     /** Yu's permutation p of query {@code query} (m documents) in call {@code call}. */
     public static int[] permutation(long seed, long call, int query, int m) {
-        return Ranking.randomTieKeys(m, new SplittableRandom(mix(seed, call, query)));
+        return Ranking.randomTieKeys(m, generator(seed, call, query));
+    }
+
+    /** {@link #keys(long, long, int, int)} of the permutation drawn first from {@code rng}. */
+    public static int[] keys(SplittableRandom rng, int m) {
+        int[] p = Ranking.randomTieKeys(m, rng);
+        for (int i = 0; i < m; i++) {
+            p[i] = m - 1 - p[i];
+        }
+        return p;
     }
 
     /**
@@ -47,11 +70,7 @@ public final class TieBreak {
      * so that among tied documents the larger p_i comes first.
      */
     public static int[] keys(long seed, long call, int query, int m) {
-        int[] p = permutation(seed, call, query, m);
-        for (int i = 0; i < m; i++) {
-            p[i] = m - 1 - p[i];
-        }
-        return p;
+        return keys(generator(seed, call, query), m);
     }
 
     /** The tie keys of every query of a batch, laid out flat like its scores. */

@@ -62,6 +62,12 @@ public final class TwinSigmoidLoss implements RankingLoss {
         return new TwinSigmoidLoss(metric, type, alphaB, TieBreak.seeded(tieBreak.seed()), other);
     }
 
+    /** The same loss drawing the tie permutations of call number {@code step} first (exact resume). */
+    @Override
+    public TwinSigmoidLoss atStep(long step) {
+        return new TwinSigmoidLoss(metric, type, alphaB, TieBreak.seeded(tieBreak.seed(), step), backend);
+    }
+
     public RankMetric metric() {
         return metric;
     }
