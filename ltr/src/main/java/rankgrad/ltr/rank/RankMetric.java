@@ -28,7 +28,7 @@ import java.util.Arrays;
 public sealed interface RankMetric permits RankMetric.Precision, RankMetric.AveragePrecision, RankMetric.Ndcg,
         RankMetric.Nerr {
 
-    /** The name in loss names and logs: "pre@10", "ap", "ndcg", "nerr@10". */
+    /** The name in loss names and logs: "precision@10", "ap", "ndcg", "nerr@10". */
     String name();
 
     /** Whether the metric reads rank variables by position (r_bar), which needs exact ranks. */
@@ -79,7 +79,7 @@ public sealed interface RankMetric permits RankMetric.Precision, RankMetric.Aver
 
         @Override
         public String name() {
-            return "pre@" + k;
+            return "precision@" + k;
         }
 
         @Override

@@ -86,7 +86,7 @@ public final class TwinSigmoidLoss implements RankingLoss {
         return Var.apply(new MetricLossOp(name(), batch, metric, backend, type, alphaB, keys), scores);
     }
 
-    /** Yu's method name in lower case, e.g. "ndcg-type3", "pre@10-type1", "nerr@10-type2". */
+    /** Yu's method name in lower case, e.g. "ndcg-type3", "precision@10-type1", "nerr@10-type2". */
     @Override
     public String name() {
         return metric.name() + "-type" + type.number();

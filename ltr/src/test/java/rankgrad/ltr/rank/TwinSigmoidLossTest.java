@@ -84,7 +84,7 @@ class TwinSigmoidLossTest {
     @Test
     void namesFollowYu() {
         assertEquals("ndcg-type3", TwinSigmoidLoss.of(RankMetric.ndcg(), BackwardType.TYPE3, 0).name());
-        assertEquals("pre@5-type1", TwinSigmoidLoss.of(RankMetric.precision(5), BackwardType.TYPE1, 0).name());
+        assertEquals("precision@5-type1", TwinSigmoidLoss.of(RankMetric.precision(5), BackwardType.TYPE1, 0).name());
         assertEquals("nerr@10-type2", TwinSigmoidLoss.of(RankMetric.nerr(10), BackwardType.TYPE2, 0).name());
         assertEquals("ap-type3", TwinSigmoidLoss.of(RankMetric.averagePrecision(), BackwardType.of(3), 0).name());
         assertEquals("approx-ndcg", ApproxNdcgLoss.of(10).name());
