@@ -1,9 +1,24 @@
 package rankgrad.autodiff;
 
 import rankgrad.autodiff.ops.Add;
+import rankgrad.autodiff.ops.Concat;
+import rankgrad.autodiff.ops.Exp;
+import rankgrad.autodiff.ops.Gather;
+import rankgrad.autodiff.ops.Log;
+import rankgrad.autodiff.ops.Log1p;
+import rankgrad.autodiff.ops.LogSigmoid;
+import rankgrad.autodiff.ops.LogSoftmax;
+import rankgrad.autodiff.ops.LogSumExp;
 import rankgrad.autodiff.ops.MatMul;
 import rankgrad.autodiff.ops.Mul;
+import rankgrad.autodiff.ops.Pow;
+import rankgrad.autodiff.ops.Reshape;
+import rankgrad.autodiff.ops.Slice;
+import rankgrad.autodiff.ops.Softmax;
+import rankgrad.autodiff.ops.Softplus;
+import rankgrad.autodiff.ops.Sqrt;
 import rankgrad.autodiff.ops.Sum;
+import rankgrad.autodiff.ops.Transpose;
 
 /**
  * The catalogue of built-in differentiable ops. Each primitive is one small class in
@@ -71,6 +86,179 @@ public final class Ops {
         return Var.apply(Sum.over(axis, keepDims), a);
     }
 
+    /**
+     * a / b = a * b^-1 elementwise, with the broadcasting of {@link #mul(Var, Var)}; b^-1 is the
+     * correctly rounded reciprocal of {@link #pow(Var, double)}. dL/da = g / b, dL/db = -g a / b^2.
+     */
+    public static Var div(Var a, Var b) {
+        return mul(a, pow(b, -1));
+    }
+
+    /** a / c for a constant c, as a * (1 / c). */
+    public static Var div(Var a, double c) {
+        return mul(a, 1.0 / c);
+    }
+
+    /** a^p elementwise for a constant p; d/da = p a^(p-1). Negative a with non-integer p gives NaN. */
+    public static Var pow(Var a, double p) {
+        return Var.apply(Pow.of(p), a);
+    }
+
+    /** e^a elementwise; d/da = e^a. */
+    public static Var exp(Var a) {
+        return Var.apply(Exp.INSTANCE, a);
+    }
+
+    /** ln(a) elementwise; d/da = 1 / a. */
+    public static Var log(Var a) {
+        return Var.apply(Log.INSTANCE, a);
+    }
+
+    /** ln(1 + a) elementwise, accurate for small |a|; d/da = 1 / (1 + a). */
+    public static Var log1p(Var a) {
+        return Var.apply(Log1p.INSTANCE, a);
+    }
+
+    /** sqrt(a) elementwise; d/da = 1 / (2 sqrt(a)). */
+    public static Var sqrt(Var a) {
+        return Var.apply(Sqrt.INSTANCE, a);
+    }
+
+    /**
+     * softplus(a) = ln(1 + e^a) elementwise, computed as max(a, 0) + log1p(e^-|a|), which neither
+     * overflows nor cancels; d/da = sigmoid(a).
+     */
+    public static Var softplus(Var a) {
+        return Var.apply(Softplus.INSTANCE, a);
+    }
+
+    /**
+     * ln(sigmoid(a)) = -softplus(-a) elementwise, computed as min(a, 0) - log1p(e^-|a|), finite for
+     * every finite a; d/da = sigmoid(-a).
+     */
+    public static Var logSigmoid(Var a) {
+        return Var.apply(LogSigmoid.INSTANCE, a);
+    }
+
+    /**
+     * logsumexp(a) = ln(sum_j e^(a_j)) over all elements, a scalar, computed as
+     * m + ln(sum_j e^(a_j - m)) with m = max_j a_j so that nothing overflows; d/da = softmax(a).
+     */
+    public static Var logSumExp(Var a) {
+        return Var.apply(LogSumExp.all(false), a);
+    }
+
+    /**
+     * logsumexp over an axis of a matrix, stable as {@link #logSumExp(Var)}: axis 1 gives one value
+     * per row, ln(sum_j e^(a_ij)); axis 0 one per column, ln(sum_i e^(a_ij)). With keepDims the
+     * result is rows x 1 (axis 1) or 1 x cols (axis 0) and broadcasts back against {@code a}.
+     */
+    public static Var logSumExp(Var a, int axis, boolean keepDims) {
+        checkMatrix(a, "logSumExp over axis " + axis, "logSumExp(a) reduces all elements");
+        return switch (axis) {
+            case 1 -> Var.apply(LogSumExp.perRow(keepDims), a);
+            case 0 -> {
+                Var perCol = Var.apply(LogSumExp.perRow(false), transpose(a));
+                yield keepDims ? reshape(perCol, 1, a.value().cols()) : perCol;
+            }
+            default -> throw new IllegalArgumentException("logSumExp axis must be 0 or 1, got " + axis
+                    + "; logSumExp(a) reduces all elements");
+        };
+    }
+
+    /**
+     * softmax over the last axis: each row of a matrix, or the whole of a vector.
+     * softmax(a)_j = e^(a_j - m) / sum_k e^(a_k - m), m = max_k a_k.
+     */
+    public static Var softmax(Var a) {
+        return softmax(a, a.value().rank() == 2 ? 1 : -1);
+    }
+
+    /**
+     * softmax over all elements (axis -1), each column (axis 0) or each row (axis 1) of a matrix,
+     * stable as {@link #softmax(Var)}; d/da_j of sum_k g_k y_k is y_j (g_j - sum_k g_k y_k).
+     */
+    public static Var softmax(Var a, int axis) {
+        if (axis == -1) {
+            return Var.apply(Softmax.ALL, a);
+        }
+        checkMatrix(a, "softmax over axis " + axis, "use axis -1 for all elements");
+        return switch (axis) {
+            case 1 -> Var.apply(Softmax.PER_ROW, a);
+            case 0 -> transpose(Var.apply(Softmax.PER_ROW, transpose(a)));
+            default -> throw new IllegalArgumentException("softmax axis must be -1, 0 or 1, got " + axis);
+        };
+    }
+
+    /**
+     * log-softmax over the last axis: each row of a matrix, or the whole of a vector.
+     * logSoftmax(a)_j = a_j - logsumexp(a) = (a_j - m) - ln(sum_k e^(a_k - m)).
+     */
+    public static Var logSoftmax(Var a) {
+        return logSoftmax(a, a.value().rank() == 2 ? 1 : -1);
+    }
+
+    /**
+     * log-softmax over all elements (axis -1), each column (axis 0) or each row (axis 1) of a
+     * matrix, stable as {@link #logSoftmax(Var)}; d/da_j of sum_k g_k y_k is g_j - e^(y_j) sum_k g_k.
+     */
+    public static Var logSoftmax(Var a, int axis) {
+        if (axis == -1) {
+            return Var.apply(LogSoftmax.ALL, a);
+        }
+        checkMatrix(a, "logSoftmax over axis " + axis, "use axis -1 for all elements");
+        return switch (axis) {
+            case 1 -> Var.apply(LogSoftmax.PER_ROW, a);
+            case 0 -> transpose(Var.apply(LogSoftmax.PER_ROW, transpose(a)));
+            default -> throw new IllegalArgumentException("logSoftmax axis must be -1, 0 or 1, got " + axis);
+        };
+    }
+
+    /**
+     * Selects by integer indices: y[i] = a[index[i]], rows of a matrix or elements of a vector.
+     * Indices may repeat; the gradient of a repeated item is the sum of its copies' gradients.
+     */
+    public static Var gather(Var a, int... index) {
+        return Var.apply(Gather.of(index), a);
+    }
+
+    /** Rows [from, to) of a matrix, a (to - from) x cols matrix. */
+    public static Var sliceRows(Var a, int from, int to) {
+        return Var.apply(Slice.rows(from, to), a);
+    }
+
+    /** Columns [from, to) of a matrix, or elements [from, to) of a vector. */
+    public static Var sliceCols(Var a, int from, int to) {
+        return Var.apply(Slice.cols(from, to), a);
+    }
+
+    /** The parts' rows stacked into one matrix (parts: matrices or 1 x n vectors, equal columns). */
+    public static Var concatRows(Var... parts) {
+        return Var.apply(Concat.ROWS, parts);
+    }
+
+    /** The parts' columns joined (equal rows); a vector when all parts are vectors. */
+    public static Var concatCols(Var... parts) {
+        return Var.apply(Concat.COLS, parts);
+    }
+
+    /** The same elements, row-major, with another shape of equal size. */
+    public static Var reshape(Var a, int... shape) {
+        return Var.apply(Reshape.to(shape), a);
+    }
+
+    /** The transpose of a matrix, a^T. */
+    public static Var transpose(Var a) {
+        return Var.apply(Transpose.INSTANCE, a);
+    }
+
+    private static void checkMatrix(Var a, String what, String hint) {
+        if (a.value().rank() != 2) {
+            throw new IllegalArgumentException(what + " needs a matrix, got shape "
+                    + java.util.Arrays.toString(a.value().shape()) + "; " + hint);
+        }
+    }
+
     /** Mean of all elements. */
     public static Var mean(Var a) {
         return mul(sum(a), 1.0 / a.value().size());
@@ -80,5 +268,38 @@ public final class Ops {
     public static Var mean(Var a, int axis, boolean keepDims) {
         int n = axis == 0 ? a.value().rows() : a.value().cols();
         return mul(sum(a, axis, keepDims), 1.0 / n);
+    }
+
+    // Activations and fused layer ops; names are fully qualified so that this block leaves the
+    // imports above untouched (other ops are added there in parallel).
+
+    /** max(x, 0) elementwise ({@link rankgrad.autodiff.ops.Relu}). */
+    public static Var relu(Var x) {
+        return Var.apply(rankgrad.autodiff.ops.Relu.INSTANCE, x);
+    }
+
+    /** x for x &gt; 0, slope * x otherwise ({@link rankgrad.autodiff.ops.LeakyRelu}). */
+    public static Var leakyRelu(Var x, double slope) {
+        return Var.apply(rankgrad.autodiff.ops.LeakyRelu.withSlope(slope), x);
+    }
+
+    /** max(0, x) + min(0, alpha (exp(x / alpha) - 1)) ({@link rankgrad.autodiff.ops.Celu}). */
+    public static Var celu(Var x, double alpha) {
+        return Var.apply(rankgrad.autodiff.ops.Celu.withAlpha(alpha), x);
+    }
+
+    /** tanh(x) elementwise ({@link rankgrad.autodiff.ops.Tanh}). */
+    public static Var tanh(Var x) {
+        return Var.apply(rankgrad.autodiff.ops.Tanh.INSTANCE, x);
+    }
+
+    /** 1 / (1 + exp(-x)) elementwise, stable for large |x| ({@link rankgrad.autodiff.ops.Sigmoid}). */
+    public static Var sigmoid(Var x) {
+        return Var.apply(rankgrad.autodiff.ops.Sigmoid.INSTANCE, x);
+    }
+
+    /** x W + b for x (n x in), W (in x out), b (out) in one node ({@link rankgrad.autodiff.ops.Affine}). */
+    public static Var affine(Var x, Var w, Var b) {
+        return Var.apply(rankgrad.autodiff.ops.Affine.INSTANCE, x, w, b);
     }
 }

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import rankgrad.autodiff.kernel.KernelProvider;
 
 /**
  * A node of the define-by-run graph: a value, the op and parents that made it, and after
@@ -196,8 +197,15 @@ public final class Var {
 
     private static Tensor sum(Tensor a, Tensor b) {
         Tensor out = Tensor.zerosLike(a);
-        for (int i = 0; i < a.size(); i++) {
-            out.set(i, a.get(i) + b.get(i));
+        if (a.dtype() == DType.F32) {
+            KernelProvider.kernels().addF32(a.f32(), 0, b.f32(), 0, out.f32(), 0, a.size());
+        } else {
+            double[] x = a.f64();
+            double[] y = b.f64();
+            double[] o = out.f64();
+            for (int i = 0; i < o.length; i++) {
+                o[i] = x[i] + y[i];
+            }
         }
         return out;
     }

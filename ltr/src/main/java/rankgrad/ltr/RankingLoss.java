@@ -19,6 +19,16 @@ public interface RankingLoss {
      */
     Var loss(Var scores, QueryBatch batch);
 
+    /**
+     * The loss as used at training step {@code step} (1-based). Losses whose value follows a
+     * schedule (REG-SHF-SDCG) or that draw random tie-breaks return a copy configured for that
+     * step: its draws are keyed by the step, so a resumed run draws exactly what the uninterrupted
+     * run drew. Other losses return themselves.
+     */
+    default RankingLoss atStep(long step) {
+        return this;
+    }
+
     /** The name used in model files, logs and on the command line (e.g. "ndcg-type3"). */
     String name();
 }

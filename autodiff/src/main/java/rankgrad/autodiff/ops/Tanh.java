@@ -1,0 +1,61 @@
+package rankgrad.autodiff.ops;
+
+import rankgrad.autodiff.DType;
+import rankgrad.autodiff.Op;
+import rankgrad.autodiff.Tensor;
+import rankgrad.autodiff.kernel.KernelProvider;
+import rankgrad.autodiff.kernel.Kernels;
+
+/**
+ * y = tanh(x) elementwise; dL/dx = dL/dy * (1 - y^2), from the saved output. float32 runs on
+ * {@link Kernels#tanhF32}.
+ */
+public final class Tanh implements Op<Tensor> {
+    /** The shared instance (the op is stateless). */
+    public static final Tanh INSTANCE = new Tanh();
+
+    private Tanh() {
+    }
+
+    @Override
+    public Result<Tensor> forward(Tensor... in) {
+        Tensor x = in[0];
+        Tensor y = Tensor.zerosLike(x);
+        if (x.dtype() == DType.F32) {
+            Kernels k = KernelProvider.kernels();
+            float[] xs = x.f32();
+            float[] ys = y.f32();
+            ElementChunks.forEach(xs.length, (from, to) -> k.tanhF32(xs, from, ys, from, to - from));
+        } else {
+            double[] xs = x.f64();
+            double[] ys = y.f64();
+            for (int i = 0; i < xs.length; i++) {
+                ys[i] = Math.tanh(xs[i]);
+            }
+        }
+        return Op.result(y, y);
+    }
+
+    @Override
+    public Tensor[] backward(Tensor y, Tensor g, boolean[] needs) {
+        Tensor dx = Tensor.zerosLike(y);
+        if (y.dtype() == DType.F32) {
+            float[] ys = y.f32();
+            float[] gs = g.f32();
+            float[] ds = dx.f32();
+            ElementChunks.forEach(ys.length, (from, to) -> {
+                for (int i = from; i < to; i++) {
+                    ds[i] = gs[i] * (1f - ys[i] * ys[i]);
+                }
+            });
+        } else {
+            double[] ys = y.f64();
+            double[] gs = g.f64();
+            double[] ds = dx.f64();
+            for (int i = 0; i < ys.length; i++) {
+                ds[i] = gs[i] * (1.0 - ys[i] * ys[i]);
+            }
+        }
+        return new Tensor[] {dx};
+    }
+}

@@ -1,0 +1,48 @@
+package rankgrad.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.NoSuchFileException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code rankgrad} command. Exit codes: 0 success, 1 a failure while running (a missing or
+ * malformed input file, a training error), 2 bad arguments.
+ */
+@Command(name = "rankgrad", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = "Train rankers by optimizing the rank metrics you evaluate with.",
+        subcommands = {GenerateCommand.class, StatsCommand.class, CommandLine.HelpCommand.class},
+        showDefaultValues = true)
+public final class Main implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (see rankgrad --help)");
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the command line in-process (tests use this) and returns the exit code. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            commandLine.getErr().println("rankgrad: " + describe(e));
+            return 1;
+        });
+        return cl.execute(args);
+    }
+
+    static String describe(Exception e) {
+        if (e instanceof NoSuchFileException f) {
+            return "no such file: " + f.getFile();
+        }
+        String m = e.getMessage();
+        return m == null ? e.getClass().getSimpleName() : m;
+    }
+}

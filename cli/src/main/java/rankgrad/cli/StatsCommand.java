@@ -1,0 +1,26 @@
+package rankgrad.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import rankgrad.ltr.data.DatasetStats;
+import rankgrad.ltr.data.LetorReader;
+
+/** {@code rankgrad stats FILE}: queries, documents, features, label mix of LETOR files. */
+@Command(name = "stats", mixinStandardHelpOptions = true, description = "Summarize LETOR files.")
+final class StatsCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "LETOR/SVMlight files (.gz accepted)")
+    Path[] files;
+
+    @Override
+    public Integer call() throws Exception {
+        for (Path f : files) {
+            spec.commandLine().getOut().print(DatasetStats.of(LetorReader.read(f)).report());
+        }
+        return 0;
+    }
+}

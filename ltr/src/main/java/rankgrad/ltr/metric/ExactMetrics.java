@@ -1,0 +1,144 @@
+package rankgrad.ltr.metric;
+
+import java.util.Arrays;
+
+/**
+ * The exact metric formulas of DESIGN section 3.1 on one query's labels already in ranked order
+ * (best first). {@link Metric} ranks the scores and calls these; losses use {@link #idealDcg} for
+ * their normalization, so training and evaluation share one IDCG.
+ *
+ * <p>Notation: {@code ranked[r-1]} is the label y_(r) of the document at rank r, b = [y &gt; 0],
+ * gain g(y) = 2^y - 1, discount D(r) = 1 / log2(1 + r). A cutoff k larger than the list length m
+ * sums over the m documents; only precision keeps k as its divisor.
+ *
+ * <p>Thread-safety: stateless.
+ */
+public final class ExactMetrics {
+    private static final double LN2 = Math.log(2.0);
+
+    private ExactMetrics() {
+    }
+
+    /** g(y) = 2^y - 1. */
+    public static double gain(double label) {
+        return Math.pow(2.0, label) - 1.0;
+    }
+
+    /** D(r) = 1 / log2(1 + r) for the 1-based rank r. */
+    public static double discount(int rank) {
+        return LN2 / Math.log1p(rank);
+    }
+
+    /** DCG@k = sum_{r &lt;= min(k, m)} g(y_(r)) D(r). */
+    public static double dcg(float[] ranked, int k) {
+        int n = Math.min(k, ranked.length);
+        double sum = 0;
+        for (int r = 1; r <= n; r++) {
+            sum += gain(ranked[r - 1]) * discount(r);
+        }
+        return sum;
+    }
+
+    /** IDCG@k: DCG@k of {@code labels[from .. from+m)} sorted descending (the top min(k, m) labels). */
+    public static double idealDcg(float[] labels, int from, int m, int k) {
+        return dcg(descending(labels, from, m), k);
+    }
+
+    /** P@k = (1/k) sum_{r &lt;= min(k, m)} b_(r); the divisor stays k when k &gt; m. */
+    public static double precision(float[] ranked, int k) {
+        checkCutoff(k);
+        return relevantInTop(ranked, k) / (double) k;
+    }
+
+    /**
+     * AP@k = sum_{r &lt;= min(k, m)} b_(r) P@r / min(k, |relevant|) (Yu Eq. 7 with a cutoff), 0 when
+     * there is no relevant document. With k &gt;= m this is AP without cutoff, divided by |relevant|.
+     */
+    public static double averagePrecision(float[] ranked, int k) {
+        checkCutoff(k);
+        int relevant = relevantInTop(ranked, ranked.length);
+        if (relevant == 0) {
+            return 0;
+        }
+        int n = Math.min(k, ranked.length);
+        int hits = 0;
+        double sum = 0;
+        for (int r = 1; r <= n; r++) {
+            if (ranked[r - 1] > 0) {
+                hits++;
+                sum += hits / (double) r;
+            }
+        }
+        return sum / Math.min(k, relevant);
+    }
+
+    /**
+     * ERR@k = sum_{r &lt;= min(k, m)} R_(r) / r prod_{i &lt; r} (1 - R_(i)), R(y) = (2^y - 1) / 2^ymax
+     * (Chapelle et al. 2009; DESIGN section 3.1).
+     *
+     * @throws IllegalArgumentException if a label exceeds ymax (R would leave [0, 1])
+     */
+    public static double err(float[] ranked, int k, double ymax) {
+        int n = Math.min(k, ranked.length);
+        double scale = Math.pow(2.0, ymax);
+        double notStopped = 1;
+        double sum = 0;
+        for (int r = 1; r <= n; r++) {
+            float y = ranked[r - 1];
+            if (y > ymax) {
+                throw new IllegalArgumentException("label " + y + " exceeds the grade scale maximum ymax = " + ymax
+                        + "; set MetricConventions.withYmax to the data's largest grade");
+            }
+            double stop = gain(y) / scale;
+            sum += notStopped * stop / r;
+            notStopped *= 1 - stop;
+        }
+        return sum;
+    }
+
+    /** Ideal ERR@k: ERR@k of {@code labels[from .. from+m)} sorted descending. */
+    public static double idealErr(float[] labels, int from, int m, int k, double ymax) {
+        return err(descending(labels, from, m), k, ymax);
+    }
+
+    /** 1 / (rank of the first relevant document) if it is within the top min(k, m), else 0. */
+    public static double reciprocalRank(float[] ranked, int k) {
+        int n = Math.min(k, ranked.length);
+        for (int r = 1; r <= n; r++) {
+            if (ranked[r - 1] > 0) {
+                return 1.0 / r;
+            }
+        }
+        return 0;
+    }
+
+    /** Number of relevant documents (label &gt; 0) among the top min(k, m). */
+    public static int relevantInTop(float[] ranked, int k) {
+        int n = Math.min(k, ranked.length);
+        int count = 0;
+        for (int r = 0; r < n; r++) {
+            if (ranked[r] > 0) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** {@code labels[from .. from+m)} sorted descending, as a new array. */
+    public static float[] descending(float[] labels, int from, int m) {
+        float[] sorted = Arrays.copyOfRange(labels, from, from + m);
+        Arrays.sort(sorted);
+        for (int i = 0, j = m - 1; i < j; i++, j--) {
+            float t = sorted[i];
+            sorted[i] = sorted[j];
+            sorted[j] = t;
+        }
+        return sorted;
+    }
+
+    private static void checkCutoff(int k) {
+        if (k < 1) {
+            throw new IllegalArgumentException("cutoff k must be >= 1, got " + k);
+        }
+    }
+}

@@ -1,0 +1,341 @@
+package rankgrad.ltr.model;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import rankgrad.autodiff.DType;
+import rankgrad.autodiff.Tensor;
+import rankgrad.autodiff.nn.Activation;
+import rankgrad.autodiff.nn.Init;
+import rankgrad.autodiff.nn.Mlp;
+import rankgrad.ltr.LibraryVersion;
+import rankgrad.ltr.data.Normalization;
+import rankgrad.ltr.io.AtomicWrite;
+import rankgrad.ltr.io.Json;
+
+/**
+ * The model file: one versioned JSON document holding everything needed to score with a model and
+ * to know where it came from.
+ *
+ * <pre>
+ * { "format": "rankgrad-model", "version": 1, "library": "0.1.0",
+ *   "architecture": { "name": "R4.L", "inputWidth": 136, "hiddenWidths": [100, ...],
+ *                     "activation": {"kind": "relu"}, "batchNorm": true, "inputBatchNorm": false,
+ *                     "batchNormMomentum": 0.1, "lastActivated": false, "outputWidth": 1,
+ *                     "init": "KAIMING_UNIFORM", "seed": 42 },
+ *   "normalization": { "kind": "query-zscore" }          (or "none", or "standardize" + mean, std)
+ *   "parameters": { "layers.0.weight": {"shape": [136, 100], "values": [...]}, ... },
+ *   "buffers":    { "layers.1.running_mean": {...}, ... },
+ *   "info": { "loss": "ndcg-type3", "training": {...}, "validation": {"ndcg@5": 0.71} } }
+ * </pre>
+ *
+ * <p>Weights are float32 written in the shortest form that reads back to the same float, so a
+ * model survives a write/read round trip exactly, and writing is deterministic: the same model
+ * gives the same bytes. Files are written atomically. Reading validates everything and says what
+ * is wrong (a missing or misshapen tensor, a non-finite weight, an unknown format or version).
+ */
+public final class ModelFile {
+    /** The format name in every model file. */
+    public static final String FORMAT = "rankgrad-model";
+    /** The current format version. */
+    public static final int VERSION = 1;
+
+    private ModelFile() {
+    }
+
+    /** Writes {@code model} to {@code file} atomically. */
+    public static void write(RankingModel model, Path file) throws IOException {
+        AtomicWrite.writeString(file, toJson(model));
+    }
+
+    /** The model file's text. */
+    public static String toJson(RankingModel model) {
+        return Json.write(toMap(model));
+    }
+
+    /** The model file's content as JSON values (for embedding in checkpoints). */
+    public static Map<String, Object> toMap(RankingModel model) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("format", FORMAT);
+        root.put("version", VERSION);
+        root.put("library", LibraryVersion.get());
+        root.put("architecture", architecture(model.architecture(), model.network().spec()));
+        root.put("normalization", normalization(model.normalization()));
+        root.put("parameters", tensors(model.network().namedParameters().entrySet().stream()
+                .collect(LinkedHashMap::new, (m, e) -> m.put(e.getKey(), e.getValue().value()), Map::putAll)));
+        root.put("buffers", tensors(model.network().namedBuffers()));
+        root.put("info", model.info());
+        return root;
+    }
+
+    /** Reads and validates a model file; errors name the file and the problem. */
+    public static RankingModel read(Path file) throws IOException {
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        try {
+            return fromJson(text);
+        } catch (IllegalArgumentException | ClassCastException | NullPointerException e) {
+            throw new IOException(file + ": not a valid rankgrad model file: " + e.getMessage(), e);
+        }
+    }
+
+    /** Parses a model file's text. */
+    @SuppressWarnings("unchecked")
+    public static RankingModel fromJson(String text) {
+        Object parsed = Json.parse(text);
+        if (!(parsed instanceof Map<?, ?> rootAny)) {
+            throw new IllegalArgumentException("the top level is not a JSON object");
+        }
+        return fromMap((Map<String, Object>) rootAny);
+    }
+
+    /** Rebuilds a model from {@link #toMap}'s values, validating everything. */
+    @SuppressWarnings("unchecked")
+    public static RankingModel fromMap(Map<String, Object> root) {
+        if (!FORMAT.equals(root.get("format"))) {
+            throw new IllegalArgumentException("\"format\" is " + root.get("format") + ", expected \"" + FORMAT + "\"");
+        }
+        int version = integer(root, "version");
+        if (version != VERSION) {
+            throw new IllegalArgumentException("format version " + version + " is not supported (this library reads "
+                    + VERSION + ")");
+        }
+        Map<String, Object> arch = map(root, "architecture");
+        Mlp network = Mlp.create(spec(arch));
+        Normalization norm = normalization(map(root, "normalization"), network.spec().inputWidth());
+        Map<String, Tensor> state = new LinkedHashMap<>();
+        state.putAll(readTensors(map(root, "parameters"), "parameters"));
+        state.putAll(readTensors(map(root, "buffers"), "buffers"));
+        Map<String, Tensor> expected = network.state();
+        for (String name : expected.keySet()) {
+            if (!state.containsKey(name)) {
+                throw new IllegalArgumentException("tensor \"" + name + "\" is missing");
+            }
+        }
+        for (Map.Entry<String, Tensor> e : state.entrySet()) {
+            Tensor want = expected.get(e.getKey());
+            if (want == null) {
+                throw new IllegalArgumentException("unknown tensor \"" + e.getKey() + "\" for this architecture");
+            }
+            if (!want.sameShape(e.getValue())) {
+                throw new IllegalArgumentException("tensor \"" + e.getKey() + "\" has shape " + java.util.Arrays.toString(e.getValue().shape())
+                        + ", the architecture needs " + java.util.Arrays.toString(want.shape()));
+            }
+        }
+        network.loadState(state);
+        RankingModel model = RankingModel.of(string(arch, "name"), network, norm);
+        Object info = root.get("info");
+        if (info instanceof Map<?, ?> m) {
+            model.info().putAll((Map<String, Object>) m);
+        }
+        model.eval();
+        return model;
+    }
+
+    private static Map<String, Object> architecture(String name, Mlp.Spec s) {
+        Map<String, Object> a = new LinkedHashMap<>();
+        a.put("name", name);
+        a.put("inputWidth", s.inputWidth());
+        a.put("hiddenWidths", new ArrayList<Object>(s.hiddenWidths()));
+        a.put("activation", activation(s.activation()));
+        a.put("batchNorm", s.batchNorm());
+        a.put("inputBatchNorm", s.inputBatchNorm());
+        a.put("batchNormMomentum", s.batchNormMomentum());
+        a.put("lastActivated", s.lastActivated());
+        a.put("outputWidth", s.outputWidth());
+        a.put("init", s.init().name());
+        a.put("seed", s.seed());
+        return a;
+    }
+
+    private static Map<String, Object> activation(Activation f) {
+        Map<String, Object> a = new LinkedHashMap<>();
+        a.put("kind", f.kind());
+        if (f instanceof Activation.LeakyRelu l) {
+            a.put("slope", l.slope());
+        } else if (f instanceof Activation.Celu c) {
+            a.put("alpha", c.alpha());
+        }
+        return a;
+    }
+
+    private static Mlp.Spec spec(Map<String, Object> a) {
+        List<Integer> hidden = new ArrayList<>();
+        for (Object w : list(a, "hiddenWidths")) {
+            hidden.add(asInt(w, "hiddenWidths"));
+        }
+        Map<String, Object> f = map(a, "activation");
+        String kind = string(f, "kind");
+        Activation act = switch (kind) {
+            case "identity" -> Activation.identity();
+            case "relu" -> Activation.relu();
+            case "leaky_relu" -> Activation.leakyRelu(number(f, "slope"));
+            case "celu" -> Activation.celu(number(f, "alpha"));
+            case "tanh" -> Activation.tanh();
+            case "sigmoid" -> Activation.sigmoid();
+            default -> throw new IllegalArgumentException("unknown activation \"" + kind + "\"");
+        };
+        Init init;
+        try {
+            init = Init.valueOf(string(a, "init"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown init \"" + a.get("init") + "\"");
+        }
+        return new Mlp.Spec(integer(a, "inputWidth"), hidden, act, bool(a, "batchNorm"), bool(a, "inputBatchNorm"),
+                number(a, "batchNormMomentum"), bool(a, "lastActivated"), integer(a, "outputWidth"), init, DType.F32,
+                (long) number(a, "seed"));
+    }
+
+    private static Map<String, Object> normalization(Normalization n) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", n.kind());
+        if (n instanceof Normalization.Standardization s) {
+            m.put("mean", s.mean());
+            m.put("std", s.std());
+        }
+        return m;
+    }
+
+    private static Normalization normalization(Map<String, Object> m, int features) {
+        String kind = string(m, "kind");
+        return switch (kind) {
+            case "none" -> new Normalization.None();
+            case "query-zscore" -> new Normalization.QueryZScore();
+            case "standardize" -> {
+                float[] mean = floats(list(m, "mean"), "normalization.mean");
+                float[] std = floats(list(m, "std"), "normalization.std");
+                if (mean.length != features) {
+                    throw new IllegalArgumentException("normalization has " + mean.length + " features, the network " + features);
+                }
+                yield new Normalization.Standardization(mean, std);
+            }
+            default -> throw new IllegalArgumentException("unknown normalization \"" + kind + "\"");
+        };
+    }
+
+    /**
+     * Named tensors as {"name": {"shape": [...], "values": [...]}}; float64 tensors (optimizer
+     * step counts) are written with full double precision and read back as float64.
+     */
+    public static Map<String, Object> tensors(Map<String, Tensor> named) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        named.forEach((name, t) -> {
+            Map<String, Object> e = new LinkedHashMap<>();
+            List<Object> shape = new ArrayList<>();
+            for (int d : t.shape()) {
+                shape.add(d);
+            }
+            e.put("shape", shape);
+            if (t.dtype() == DType.F64) {
+                e.put("dtype", "f64");
+                List<Object> values = new ArrayList<>(t.size());
+                for (int i = 0; i < t.size(); i++) {
+                    values.add(t.get(i));
+                }
+                e.put("values", values);
+            } else {
+                e.put("values", t.f32());
+            }
+            out.put(name, e);
+        });
+        return out;
+    }
+
+    /** Reads what {@link #tensors} wrote; errors name {@code section} and the tensor. */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Tensor> readTensors(Map<String, Object> m, String section) {
+        Map<String, Tensor> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : m.entrySet()) {
+            String where = section + "." + e.getKey();
+            if (!(e.getValue() instanceof Map<?, ?> tm)) {
+                throw new IllegalArgumentException(where + " is not an object with shape and values");
+            }
+            Map<String, Object> t = (Map<String, Object>) tm;
+            List<Object> shapeList = list(t, "shape");
+            int[] shape = new int[shapeList.size()];
+            for (int i = 0; i < shape.length; i++) {
+                shape[i] = asInt(shapeList.get(i), where + ".shape");
+            }
+            try {
+                if ("f64".equals(t.get("dtype"))) {
+                    float[] check = floats(list(t, "values"), where);
+                    double[] values = new double[check.length];
+                    for (int i = 0; i < values.length; i++) {
+                        values[i] = (Double) list(t, "values").get(i);
+                    }
+                    out.put(e.getKey(), Tensor.of(values, shape));
+                } else {
+                    out.put(e.getKey(), Tensor.of(floats(list(t, "values"), where), shape));
+                }
+            } catch (IllegalArgumentException x) {
+                throw new IllegalArgumentException(where + ": " + x.getMessage());
+            }
+        }
+        return out;
+    }
+
+    private static float[] floats(List<Object> l, String where) {
+        float[] out = new float[l.size()];
+        for (int i = 0; i < out.length; i++) {
+            if (!(l.get(i) instanceof Double d) || !Float.isFinite(d.floatValue())) {
+                throw new IllegalArgumentException(where + "[" + i + "] = " + l.get(i) + " is not a finite float32");
+            }
+            out[i] = d.floatValue();
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Map<String, Object> m, String key) {
+        Object v = m.get(key);
+        if (!(v instanceof Map<?, ?>)) {
+            throw new IllegalArgumentException("\"" + key + "\" is missing or not an object");
+        }
+        return (Map<String, Object>) v;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> list(Map<String, Object> m, String key) {
+        Object v = m.get(key);
+        if (!(v instanceof List<?>)) {
+            throw new IllegalArgumentException("\"" + key + "\" is missing or not an array");
+        }
+        return (List<Object>) v;
+    }
+
+    private static String string(Map<String, Object> m, String key) {
+        if (!(m.get(key) instanceof String s)) {
+            throw new IllegalArgumentException("\"" + key + "\" is missing or not a string");
+        }
+        return s;
+    }
+
+    private static double number(Map<String, Object> m, String key) {
+        if (!(m.get(key) instanceof Double d)) {
+            throw new IllegalArgumentException("\"" + key + "\" is missing or not a number");
+        }
+        return d;
+    }
+
+    private static int integer(Map<String, Object> m, String key) {
+        return asInt(m.get(key), key);
+    }
+
+    private static int asInt(Object v, String where) {
+        if (!(v instanceof Double d) || d != Math.rint(d) || Math.abs(d) > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("\"" + where + "\" is missing or not an integer: " + v);
+        }
+        return d.intValue();
+    }
+
+    private static boolean bool(Map<String, Object> m, String key) {
+        if (!(m.get(key) instanceof Boolean b)) {
+            throw new IllegalArgumentException("\"" + key + "\" is missing or not true/false");
+        }
+        return b;
+    }
+}

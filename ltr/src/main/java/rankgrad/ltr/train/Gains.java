@@ -1,0 +1,36 @@
+package rankgrad.ltr.train;
+
+/**
+ * Spall's gain sequences for stochastic approximation (Yue & Burges Sec. 4, DESIGN 3.7):
+ * step a_t = a / (t + 1 + A)^alpha and perturbation c_t = c / (t + 1)^gamma, with Spall's
+ * recommended exponents alpha = 0.602 and gamma = 0.101.
+ *
+ * @param a step-size scale
+ * @param c perturbation scale
+ * @param stability A, about 10% of the planned iterations, damps the first steps
+ * @param alpha decay exponent of a_t
+ * @param gamma decay exponent of c_t
+ */
+public record Gains(double a, double c, double stability, double alpha, double gamma) {
+
+    public Gains {
+        if (!(a > 0) || !(c > 0) || !(stability >= 0) || !(alpha > 0) || !(gamma > 0)) {
+            throw new IllegalArgumentException("gains need a, c, alpha, gamma > 0 and A >= 0: " + this);
+        }
+    }
+
+    /** Spall's exponents with the given scales. */
+    public static Gains spall(double a, double c, double stability) {
+        return new Gains(a, c, stability, 0.602, 0.101);
+    }
+
+    /** a_t. */
+    public double step(long t) {
+        return a / Math.pow(t + 1 + stability, alpha);
+    }
+
+    /** c_t. */
+    public double perturbation(long t) {
+        return c / Math.pow(t + 1, gamma);
+    }
+}

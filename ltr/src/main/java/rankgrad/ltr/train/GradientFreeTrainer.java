@@ -1,0 +1,115 @@
+package rankgrad.ltr.train;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import rankgrad.autodiff.Tensor;
+import rankgrad.autodiff.Var;
+import rankgrad.ltr.data.Dataset;
+import rankgrad.ltr.metric.Metric;
+import rankgrad.ltr.metric.MetricConventions;
+import rankgrad.ltr.model.RankingModel;
+
+/**
+ * Trains a model by stochastic approximation of a rank metric itself (Yue & Burges 2007): the
+ * model's parameters are one flat vector theta, the objective is L(theta) = -mean metric over the
+ * training queries (evaluated with the network in evaluation mode), and a
+ * {@link GradientFreeOptimizer} (SPSA:F or FDSA) improves it using evaluations only. The
+ * parameters with the best validation value are kept.
+ *
+ * <p>Meant for the linear model and small networks: each evaluation scores the whole training set.
+ */
+public final class GradientFreeTrainer {
+
+    /**
+     * One point of the learning curve.
+     *
+     * @param iteration iterations done
+     * @param evaluations objective evaluations spent so far
+     * @param train the metric on the training set
+     * @param validation the metric on the validation set
+     */
+    public record Point(int iteration, long evaluations, double train, double validation) {
+    }
+
+    private final GradientFreeOptimizer optimizer;
+    private final int iterations;
+    private final Metric metric;
+    private final int reportEvery;
+
+    private GradientFreeTrainer(GradientFreeOptimizer optimizer, int iterations, Metric metric, int reportEvery) {
+        this.optimizer = optimizer;
+        this.iterations = iterations;
+        this.metric = metric;
+        this.reportEvery = reportEvery;
+    }
+
+    /** {@code iterations} iterations of {@code optimizer} on {@code metric}, validating every {@code reportEvery}. */
+    public static GradientFreeTrainer of(GradientFreeOptimizer optimizer, int iterations, Metric metric, int reportEvery) {
+        if (iterations < 1 || reportEvery < 1) {
+            throw new IllegalArgumentException("iterations and reportEvery must be >= 1");
+        }
+        return new GradientFreeTrainer(optimizer, iterations, metric, reportEvery);
+    }
+
+    /** Trains in place; the model ends with the best-validating parameters. Returns the learning curve. */
+    public List<Point> fit(RankingModel model, Dataset train, Dataset valid) {
+        Dataset tr = model.normalize(train);
+        Dataset va = model.normalize(valid);
+        List<Var> params = model.network().parameters();
+        double[] theta = flatten(params);
+        Objective objective = th -> -evaluate(model, params, th, tr);
+        List<Point> curve = new ArrayList<>();
+        long evaluations = 0;
+        double bestValid = evaluate(model, params, theta, va);
+        double[] best = theta.clone();
+        curve.add(new Point(0, 0, evaluate(model, params, theta, tr), bestValid));
+        for (int t = 0; t < iterations; t++) {
+            evaluations += optimizer.iterate(theta, objective, t);
+            if ((t + 1) % reportEvery == 0 || t + 1 == iterations) {
+                double v = evaluate(model, params, theta, va);
+                curve.add(new Point(t + 1, evaluations, evaluate(model, params, theta, tr), v));
+                if (v > bestValid) {
+                    bestValid = v;
+                    best = theta.clone();
+                }
+            }
+        }
+        load(params, best);
+        model.info().put("loss", optimizer.name());
+        model.info().put("validation", Map.of(metric.toString(), bestValid));
+        return curve;
+    }
+
+    private double evaluate(RankingModel model, List<Var> params, double[] theta, Dataset normalized) {
+        load(params, theta);
+        float[] scores = Trainer.scoreNormalized(model, normalized);
+        return metric.evaluate(scores, normalized.labelBatch(normalized.allQueries()), MetricConventions.defaults()).mean();
+    }
+
+    private static double[] flatten(List<Var> params) {
+        int n = 0;
+        for (Var p : params) {
+            n += p.value().size();
+        }
+        double[] theta = new double[n];
+        int at = 0;
+        for (Var p : params) {
+            Tensor t = p.value();
+            for (int i = 0; i < t.size(); i++) {
+                theta[at++] = t.get(i);
+            }
+        }
+        return theta;
+    }
+
+    private static void load(List<Var> params, double[] theta) {
+        int at = 0;
+        for (Var p : params) {
+            Tensor t = p.value();
+            for (int i = 0; i < t.size(); i++) {
+                t.set(i, theta[at++]);
+            }
+        }
+    }
+}

@@ -1,0 +1,8 @@
+package rankgrad.ltr.train;
+
+/** A function of a flat parameter vector to minimize, known only through evaluations. */
+@FunctionalInterface
+public interface Objective {
+    /** L(theta); must not modify {@code theta}. */
+    double value(double[] theta);
+}
