@@ -6,6 +6,7 @@ import static rankgrad.autodiff.kernel.VectorSupport.loopBound;
 import static rankgrad.autodiff.kernel.VectorSupport.worthVectorizing;
 
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 
 /**
@@ -14,11 +15,15 @@ import jdk.incubator.vector.VectorOperators;
  * of the engine stays free of incubator types.
  *
  * <p>Each kernel computes the same formula as {@link ScalarKernels} (its test oracle); results differ
- * only by reassociation (reductions sum {@code 4 * LANES} partial sums, GEMM uses fused
- * multiply-add) and by the few-ulp error of the vector {@code EXP} and {@code TANH}. Short arrays
- * ({@code n <= 2 * LANES}) take the scalar loop, where vector setup would cost more than it saves.
- * GEMM is {@link VectorGemm}; {@link #gemmF64} uses the scalar reference, since float64 only
- * serves gradient checks.
+ * only by reassociation (reductions sum {@code 4 * LANES} partial sums, axpy and GEMM use fused
+ * multiply-add) and by the 1-2 ulp error of {@link VectorMath}'s exp and tanh. Every result is
+ * reproducible: it depends on the inputs and their length only, never on the thread count or on
+ * whether the JIT has compiled the loop yet (no SVML, lanes summed in a fixed order). Arithmetic
+ * kernels run short arrays ({@code n <= 2 * LANES}) in the scalar loop, where vector setup would
+ * cost more than it saves; exp, sigmoid and tanh always use the vector formula, with a masked last
+ * vector, so that a value's result does not depend on where it sits in the array. GEMM is
+ * {@link VectorGemm}; {@link #gemmF64} uses the scalar reference, since float64 only serves
+ * gradient checks.
  *
  * <p>Thread-safety: stateless.
  */
@@ -64,7 +69,7 @@ public final class VectorKernels implements Kernels {
             for (int bound = loopBound(n); i < bound; i += LANES) {
                 s0 = FloatVector.fromArray(FLOAT, a, aOff + i).fma(FloatVector.fromArray(FLOAT, b, bOff + i), s0);
             }
-            s = s0.add(s1).add(s2.add(s3)).reduceLanes(VectorOperators.ADD);
+            s = VectorSupport.sumLanes(s0.add(s1).add(s2.add(s3)));
         }
         for (; i < n; i++) {
             s += a[aOff + i] * b[bOff + i];
@@ -90,7 +95,7 @@ public final class VectorKernels implements Kernels {
             for (int bound = loopBound(n); i < bound; i += LANES) {
                 s0 = s0.add(FloatVector.fromArray(FLOAT, a, off + i));
             }
-            s = s0.add(s1).add(s2.add(s3)).reduceLanes(VectorOperators.ADD);
+            s = VectorSupport.sumLanes(s0.add(s1).add(s2.add(s3)));
         }
         for (; i < n; i++) {
             s += a[off + i];
@@ -165,55 +170,32 @@ public final class VectorKernels implements Kernels {
             }
         }
         for (; i < n; i++) {
-            y[yOff + i] += alpha * x[xOff + i];
+            // Fused like the vector lanes, so an element's result does not depend on its position.
+            y[yOff + i] = Math.fma(alpha, x[xOff + i], y[yOff + i]);
         }
     }
 
     @Override
     public void expF32(float[] a, int aOff, float[] out, int outOff, int n) {
-        int i = 0;
-        if (worthVectorizing(n)) {
-            for (int bound = loopBound(n); i < bound; i += LANES) {
-                FloatVector.fromArray(FLOAT, a, aOff + i).lanewise(VectorOperators.EXP).intoArray(out, outOff + i);
-            }
-        }
-        for (; i < n; i++) {
-            out[outOff + i] = (float) Math.exp(a[aOff + i]);
+        for (int i = 0; i < n; i += LANES) {
+            VectorMask<Float> m = FLOAT.indexInRange(i, n);
+            VectorMath.exp(FloatVector.fromArray(FLOAT, a, aOff + i, m)).intoArray(out, outOff + i, m);
         }
     }
 
-    /**
-     * sigma(x) = 1 / (1 + e) for x >= 0 and e / (1 + e) for x < 0, with e = exp(-|x|) in (0, 1]:
-     * the exponential never overflows, and for very negative x the result keeps its relative
-     * accuracy down to the subnormals instead of rounding 1 - something to 0.
-     */
     @Override
     public void sigmoidF32(float[] a, int aOff, float[] out, int outOff, int n) {
-        int i = 0;
-        if (worthVectorizing(n)) {
-            FloatVector one = FloatVector.broadcast(FLOAT, 1f);
-            for (int bound = loopBound(n); i < bound; i += LANES) {
-                FloatVector x = FloatVector.fromArray(FLOAT, a, aOff + i);
-                FloatVector e = x.lanewise(VectorOperators.ABS).neg().lanewise(VectorOperators.EXP);
-                FloatVector r = one.div(one.add(e));
-                r.blend(e.mul(r), x.lt(0f)).intoArray(out, outOff + i);
-            }
-        }
-        for (; i < n; i++) {
-            out[outOff + i] = (float) ScalarKernels.sigmoid(a[aOff + i]);
+        for (int i = 0; i < n; i += LANES) {
+            VectorMask<Float> m = FLOAT.indexInRange(i, n);
+            VectorMath.sigmoid(FloatVector.fromArray(FLOAT, a, aOff + i, m)).intoArray(out, outOff + i, m);
         }
     }
 
     @Override
     public void tanhF32(float[] a, int aOff, float[] out, int outOff, int n) {
-        int i = 0;
-        if (worthVectorizing(n)) {
-            for (int bound = loopBound(n); i < bound; i += LANES) {
-                FloatVector.fromArray(FLOAT, a, aOff + i).lanewise(VectorOperators.TANH).intoArray(out, outOff + i);
-            }
-        }
-        for (; i < n; i++) {
-            out[outOff + i] = (float) Math.tanh(a[aOff + i]);
+        for (int i = 0; i < n; i += LANES) {
+            VectorMask<Float> m = FLOAT.indexInRange(i, n);
+            VectorMath.tanh(FloatVector.fromArray(FLOAT, a, aOff + i, m)).intoArray(out, outOff + i, m);
         }
     }
 

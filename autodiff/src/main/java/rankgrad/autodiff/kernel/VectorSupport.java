@@ -16,7 +16,8 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>Loop shape used by every kernel: only when {@code n > 2 * LANES} is the vector path worth its
  * setup; then {@code loopBound} full vectors, followed by a scalar tail. Reductions keep several
  * independent accumulators (FMA latency is 4 cycles, throughput two per cycle, so one accumulator
- * would leave the FMA units idle most of the time) and reduce across lanes once, at the end.
+ * would leave the FMA units idle most of the time) and reduce across lanes once, at the end, in a
+ * fixed order ({@link #sumLanes}).
  */
 final class VectorSupport {
     /** The float species every Vector* class uses. */
@@ -39,6 +40,20 @@ final class VectorSupport {
     /** The largest multiple of the vector length that is at most {@code n}. */
     static int loopBound(int n) {
         return FLOAT.loopBound(n);
+    }
+
+    /**
+     * The sum of the lanes, added from lane 0 upwards. {@code reduceLanes(ADD)} leaves the order
+     * unspecified, and the compiled and interpreted versions do differ in the last bit.
+     */
+    static float sumLanes(FloatVector v) {
+        float[] lanes = new float[LANES];
+        v.intoArray(lanes, 0);
+        float s = 0f;
+        for (float x : lanes) {
+            s += x;
+        }
+        return s;
     }
 
     private static VectorSpecies<Float> chooseSpecies() {
