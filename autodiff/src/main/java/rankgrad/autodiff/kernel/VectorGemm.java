@@ -79,7 +79,7 @@ final class VectorGemm {
         float[] shared = null;
         if (!plan.packPerTask()) {
             float[] packed = scratch(SHARED_SCRATCH, plan.packedSize());
-            int blocks = (k + KC - 1) / KC;
+            int blocks = Math.ceilDiv(k, KC);
             Parallel.forEach(plan.panels() * blocks, t -> {
                 int j = t / blocks;
                 int p0 = (t % blocks) * KC;
@@ -117,7 +117,7 @@ final class VectorGemm {
             int kChunks, int kChunkLen, boolean packPerTask) {
 
         static Plan of(int m, int n, int k) {
-            int[] widths = panelWidths((n + L - 1) / L);
+            int[] widths = panelWidths(Math.ceilDiv(n, L));
             int[] cols = new int[widths.length];
             for (int j = 1; j < widths.length; j++) {
                 cols[j] = cols[j - 1] + widths[j - 1] * L;
@@ -133,15 +133,15 @@ final class VectorGemm {
                 inGroup += widths[j];
             }
             groups[++g] = widths.length;
-            int mBlocks = (m + MC - 1) / MC;
-            int rowBlock = roundUp((m + mBlocks - 1) / mBlocks, MR);
-            mBlocks = (m + rowBlock - 1) / rowBlock;
+            int mBlocks = Math.ceilDiv(m, MC);
+            int rowBlock = roundUp(Math.ceilDiv(m, mBlocks), MR);
+            mBlocks = Math.ceilDiv(m, rowBlock);
             int chunks = 1;
             if (mBlocks * g < MIN_BLOCKS) {
                 chunks = Math.min(MAX_K_CHUNKS, Integer.highestOneBit(Math.max(1, k / MIN_K_CHUNK)));
             }
-            int chunkLen = roundUp((k + chunks - 1) / chunks, MR);
-            chunks = (k + chunkLen - 1) / chunkLen;
+            int chunkLen = roundUp(Math.ceilDiv(k, chunks), MR);
+            chunks = Math.ceilDiv(k, chunkLen);
             return new Plan(m, n, k, cols, widths, Arrays.copyOf(groups, g + 1), rowBlock, mBlocks, chunks, chunkLen,
                     mBlocks == 1 || chunks > 1);
         }
@@ -235,8 +235,8 @@ final class VectorGemm {
         float[] own = plan.packPerTask() ? scratch(TASK_SCRATCH, KC * NC_VECTORS * L) : null;
         float[] pb = plan.packPerTask() ? own : shared;
         // Equal k-blocks of at most KC: a short last block would pay a full load and store of C.
-        int kBlocks = (kEnd - kStart + KC - 1) / KC;
-        int kcLen = (kEnd - kStart + kBlocks - 1) / kBlocks;
+        int kBlocks = Math.ceilDiv(kEnd - kStart, KC);
+        int kcLen = Math.ceilDiv(kEnd - kStart, kBlocks);
         for (int kb = kStart; kb < kEnd; kb += kcLen) {
             int kc = Math.min(kcLen, kEnd - kb);
             boolean accumulate = kb > kStart;
@@ -288,7 +288,7 @@ final class VectorGemm {
     }
 
     private static int roundUp(int x, int multiple) {
-        return (x + multiple - 1) / multiple * multiple;
+        return Math.ceilDiv(x, multiple) * multiple;
     }
 
     /** This thread's buffer of at least {@code size} floats (contents undefined). */

@@ -177,7 +177,11 @@ public final class VectorKernels implements Kernels {
 
     @Override
     public void expF32(float[] a, int aOff, float[] out, int outOff, int n) {
-        for (int i = 0; i < n; i += LANES) {
+        int i = 0;
+        for (int bound = loopBound(n); i < bound; i += LANES) {
+            VectorMath.exp(FloatVector.fromArray(FLOAT, a, aOff + i)).intoArray(out, outOff + i);
+        }
+        if (i < n) {
             VectorMask<Float> m = FLOAT.indexInRange(i, n);
             VectorMath.exp(FloatVector.fromArray(FLOAT, a, aOff + i, m)).intoArray(out, outOff + i, m);
         }
@@ -185,7 +189,11 @@ public final class VectorKernels implements Kernels {
 
     @Override
     public void sigmoidF32(float[] a, int aOff, float[] out, int outOff, int n) {
-        for (int i = 0; i < n; i += LANES) {
+        int i = 0;
+        for (int bound = loopBound(n); i < bound; i += LANES) {
+            VectorMath.sigmoid(FloatVector.fromArray(FLOAT, a, aOff + i)).intoArray(out, outOff + i);
+        }
+        if (i < n) {
             VectorMask<Float> m = FLOAT.indexInRange(i, n);
             VectorMath.sigmoid(FloatVector.fromArray(FLOAT, a, aOff + i, m)).intoArray(out, outOff + i, m);
         }
@@ -193,7 +201,11 @@ public final class VectorKernels implements Kernels {
 
     @Override
     public void tanhF32(float[] a, int aOff, float[] out, int outOff, int n) {
-        for (int i = 0; i < n; i += LANES) {
+        int i = 0;
+        for (int bound = loopBound(n); i < bound; i += LANES) {
+            VectorMath.tanh(FloatVector.fromArray(FLOAT, a, aOff + i)).intoArray(out, outOff + i);
+        }
+        if (i < n) {
             VectorMask<Float> m = FLOAT.indexInRange(i, n);
             VectorMath.tanh(FloatVector.fromArray(FLOAT, a, aOff + i, m)).intoArray(out, outOff + i, m);
         }
