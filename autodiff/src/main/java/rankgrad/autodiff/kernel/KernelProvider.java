@@ -1,6 +1,7 @@
 package rankgrad.autodiff.kernel;
 
 import java.lang.System.Logger.Level;
+import java.lang.reflect.InvocationTargetException;
 
 /**
  * Chooses the kernels once, at first use: the Panama Vector API implementation when the module
@@ -27,11 +28,11 @@ public final class KernelProvider {
     }
 
     private static final class Holder {
-        static final Kernels INSTANCE = choose();
+        static final Kernels INSTANCE = choose(System.getProperty("rankgrad.kernels", "auto"));
     }
 
-    private static Kernels choose() {
-        String mode = System.getProperty("rankgrad.kernels", "auto");
+    /** The kernels for a {@code rankgrad.kernels} mode, logging the choice; tests call it directly. */
+    static Kernels choose(String mode) {
         if (mode.equals("scalar")) {
             LOG.log(Level.INFO, "rankgrad kernels: scalar (forced by -Drankgrad.kernels=scalar)");
             return ScalarKernels.INSTANCE;
@@ -48,6 +49,11 @@ public final class KernelProvider {
                         .getDeclaredConstructor().newInstance();
                 LOG.log(Level.INFO, "rankgrad kernels: " + vector.name() + " (Panama Vector API)");
                 return vector;
+            } catch (InvocationTargetException e) {
+                // The constructor's own reason (too few lanes, a bad -Drankgrad.vector.bits), unwrapped.
+                Throwable cause = e.getCause() instanceof ExceptionInInitializerError init && init.getCause() != null
+                        ? init.getCause() : e.getCause();
+                why = "Vector API kernels unavailable: " + cause.getMessage();
             } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
                 why = "Vector API kernels failed to load: " + e;
             }
