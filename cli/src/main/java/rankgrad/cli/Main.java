@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "rankgrad", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Train rankers by optimizing the rank metrics you evaluate with.",
-        subcommands = {EvalCommand.class, PredictCommand.class, ExportCommand.class, GenerateCommand.class, StatsCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {DemoCommand.class, TrainCommand.class, EvalCommand.class, PredictCommand.class, ExportCommand.class, GenerateCommand.class, StatsCommand.class, CommandLine.HelpCommand.class},
         showDefaultValues = true)
 public final class Main implements Runnable {
     @CommandLine.Spec

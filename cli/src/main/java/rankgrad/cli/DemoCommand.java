@@ -1,0 +1,115 @@
+package rankgrad.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import rankgrad.ltr.data.CubicData;
+import rankgrad.ltr.data.Dataset;
+import rankgrad.ltr.data.DatasetStats;
+import rankgrad.ltr.data.Normalization;
+import rankgrad.ltr.io.AtomicWrite;
+import rankgrad.ltr.metric.Metric;
+import rankgrad.ltr.metric.MetricConventions;
+import rankgrad.ltr.model.RankingModel;
+import rankgrad.ltr.train.Trainer;
+import rankgrad.ltr.train.TrainingConfig;
+
+/**
+ * {@code rankgrad demo}: the main job on built-in data. Generates Burges' cubic polynomial data,
+ * trains the same network with twin-sigmoid nDCG-type3, ApproxNDCG, LambdaRank and RankNet, and
+ * prints a comparison on the test set; writes the table, the curves and the models.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true, showDefaultValues = true,
+        description = "Train nDCG-type3, ApproxNDCG, LambdaRank and RankNet on generated cubic data and compare them.")
+final class DemoCommand implements Callable<Integer> {
+    private static final List<String> LOSSES = List.of("ndcg-type3", "approx-ndcg", "lambdarank", "ranknet");
+    private static final List<String> METRICS = List.of("ndcg@1", "ndcg@3", "ndcg@5", "ndcg@10", "map@10");
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--queries", defaultValue = "4000,500,1000", split = ",", description = "train,vali,test queries")
+    int[] queries;
+
+    @Option(names = "--epochs", defaultValue = "12", description = "epochs per loss")
+    int epochs;
+
+    @Option(names = "--model", defaultValue = "R4.L", description = "the network every loss trains")
+    String model;
+
+    @Option(names = "--seed", defaultValue = "1", description = "seed of the data, the weights and the batch order")
+    long seed;
+
+    @Option(names = "--out", defaultValue = "demo-out", description = "output folder")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+        if (queries.length != 3) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--queries needs three counts: train,vali,test");
+        }
+        PrintWriter o = spec.commandLine().getOut();
+        CubicData gen = CubicData.paper(seed);
+        Dataset train = gen.sample("cubic train", queries[0], 50, seed * 31 + 1);
+        Dataset valid = gen.sample("cubic valid", queries[1], 50, seed * 31 + 2);
+        Dataset test = gen.sample("cubic test", queries[2], 50, seed * 31 + 3);
+        o.print(DatasetStats.of(train).report());
+        TrainingConfig config = TrainingConfig.defaults().withEpochs(epochs).withSeed(seed).withPatience(0);
+        List<Curves.Run> runs = new ArrayList<>();
+        List<double[]> rows = new ArrayList<>();
+        List<Metric> metrics = METRICS.stream().map(Metric::parse).toList();
+        for (String loss : LOSSES) {
+            o.printf("%n== %s on %s, %d epochs%n", loss, model, epochs);
+            RankingModel m = RankingModel.create(model, train.features(), new Normalization.QueryZScore(), seed);
+            long started = System.nanoTime();
+            TrainingRun.Outcome outcome = TrainingRun.execute(m, loss, config, train, valid, test, out.resolve(loss),
+                    new Progress(o, System.console() != null, epochs, "ndcg@5"));
+            double seconds = (System.nanoTime() - started) / 1e9;
+            runs.add(outcome.curves());
+            Dataset t = m.normalize(test);
+            float[] scores = Trainer.scoreNormalized(m, t);
+            double[] row = new double[metrics.size() + 2];
+            for (int i = 0; i < metrics.size(); i++) {
+                row[i] = metrics.get(i).evaluate(scores, t.labelBatch(t.allQueries()), MetricConventions.defaults()).mean();
+            }
+            row[metrics.size()] = outcome.result().bestEpoch();
+            row[metrics.size() + 1] = seconds;
+            rows.add(row);
+        }
+        String table = table(rows);
+        o.printf("%nTest set, %d queries (%s):%n%n%s", test.size(), MetricConventions.defaults().describe(), table);
+        AtomicWrite.writeString(out.resolve("results.md"), table);
+        Curves.write(runs, "ndcg@5", false, out.resolve("curves.png"));
+        o.printf("%nwrote %s, %s and one folder per loss (model.json, metrics.csv, curves.png)%n",
+                out.resolve("results.md"), out.resolve("curves.png"));
+        return 0;
+    }
+
+    /** A Markdown table with the best value of each metric column in bold. */
+    private static String table(List<double[]> rows) {
+        StringBuilder sb = new StringBuilder("| loss |");
+        METRICS.forEach(m -> sb.append(' ').append(m).append(" |"));
+        sb.append(" best epoch | seconds |\n|---|");
+        METRICS.forEach(m -> sb.append("---:|"));
+        sb.append("---:|---:|\n");
+        for (int r = 0; r < rows.size(); r++) {
+            sb.append("| ").append(LOSSES.get(r)).append(" |");
+            for (int c = 0; c < METRICS.size(); c++) {
+                double best = 0;
+                for (double[] row : rows) {
+                    best = Math.max(best, row[c]);
+                }
+                String v = String.format(Locale.ROOT, "%.4f", rows.get(r)[c]);
+                sb.append(' ').append(rows.get(r)[c] == best ? "**" + v + "**" : v).append(" |");
+            }
+            sb.append(String.format(Locale.ROOT, " %d | %.0f |%n", (int) rows.get(r)[METRICS.size()], rows.get(r)[METRICS.size() + 1]));
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,57 @@
+package rankgrad.cli;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import rankgrad.ltr.train.EpochResult;
+
+/**
+ * The training progress display: a live bar (epoch, batches, loss, validation metric, ETA) redrawn
+ * in place on a terminal, and plain lines, one per epoch, when the output is not a terminal.
+ */
+final class Progress {
+    private final PrintWriter out;
+    private final boolean live;
+    private final int epochs;
+    private final String metric;
+    private final long started = System.nanoTime();
+    private double lastValid = Double.NaN;
+
+    Progress(PrintWriter out, boolean live, int epochs, String metric) {
+        this.out = out;
+        this.live = live;
+        this.epochs = epochs;
+        this.metric = metric;
+    }
+
+    void batch(int epoch, int batch, int batches, double loss) {
+        if (!live) {
+            return;
+        }
+        double done = (epoch - 1 + (double) batch / batches) / epochs;
+        int width = 24;
+        int filled = (int) Math.round(done * width);
+        out.printf(Locale.ROOT, "\repoch %d/%d [%s%s] batch %d/%d loss %.4f %s %s ETA %s   ", epoch, epochs,
+                "#".repeat(filled), ".".repeat(width - filled), batch, batches, loss, metric,
+                Double.isNaN(lastValid) ? "-" : String.format(Locale.ROOT, "%.4f", lastValid), eta(done));
+        out.flush();
+    }
+
+    void epoch(EpochResult r, double test) {
+        lastValid = r.validation();
+        if (live) {
+            out.print("\r");
+        }
+        out.printf(Locale.ROOT, "epoch %3d  loss %.5f  valid %s %.4f%s%s  %.1fs%s%n", r.epoch(), r.trainLoss(), metric,
+                r.validation(), Double.isNaN(test) ? "" : String.format(Locale.ROOT, "  test %.4f", test),
+                r.best() ? " *" : "  ", r.seconds(), live ? "            " : "");
+        out.flush();
+    }
+
+    private String eta(double done) {
+        if (done <= 0) {
+            return "?";
+        }
+        long secs = Math.round((System.nanoTime() - started) / 1e9 * (1 - done) / done);
+        return secs >= 60 ? (secs / 60) + "m" + String.format("%02d", secs % 60) + "s" : secs + "s";
+    }
+}
