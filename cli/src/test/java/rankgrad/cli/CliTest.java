@@ -105,4 +105,60 @@ class CliTest {
         assertEquals(0, ok.code(), ok.err());
         assertTrue(Files.readString(out).contains("org.apache.solr.ltr.model.NeuralNetworkModel"));
     }
+
+    private Path fold() throws Exception {
+        assertEquals(0, run("generate", "cubic", "--out", dir.toString(), "--queries", "24,12,12", "--docs", "10", "--features", "6").code());
+        return dir.resolve("Fold1");
+    }
+
+    @Test
+    void trainWritesModelMetricsAndCurvesAndTheModelEvaluates() throws Exception {
+        Path f = fold();
+        Path out = dir.resolve("run");
+        Run r = run("train", "--train", f.resolve("train.txt").toString(), "--valid", f.resolve("vali.txt").toString(), "--test",
+                f.resolve("test.txt").toString(), "--loss", "ndcg-type3", "--model", "R4.L", "--epochs", "3", "--batch-queries", "8",
+                "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("epoch   3"), r.out());
+        assertEquals(4, Files.readAllLines(out.resolve("metrics.csv")).size(), "header + 3 epochs");
+        assertTrue(Files.size(out.resolve("curves.png")) > 1000);
+        assertEquals(0, run("eval", "--model", out.resolve("model.json").toString(), "--data", f.resolve("test.txt").toString()).code());
+        Run spsa = run("train", "--train", f.resolve("train.txt").toString(), "--valid", f.resolve("vali.txt").toString(),
+                "--loss", "spsa:4", "--model", "linear", "--epochs", "20", "--lr", "0.5", "--out", dir.resolve("spsa").toString());
+        assertEquals(0, spsa.code(), spsa.err());
+        assertTrue(spsa.out().contains("evaluations      80"), spsa.out());
+    }
+
+    @Test
+    void trainRejectsUnknownLossModelAndMissingFiles() throws Exception {
+        Path f = fold();
+        String[] base = {"train", "--train", f.resolve("train.txt").toString(), "--valid", f.resolve("vali.txt").toString()};
+        Run loss = run(concat(base, "--loss", "ndcg-type9"));
+        assertEquals(2, loss.code());
+        assertTrue(loss.err().contains("--loss: unknown loss 'ndcg-type9'"), loss.err());
+        assertEquals(2, run(concat(base, "--model", "R7")).code());
+        Run missing = run("train", "--train", dir.resolve("nope.txt").toString(), "--valid", f.resolve("vali.txt").toString(),
+                "--out", dir.resolve("x").toString());
+        assertEquals(1, missing.code());
+        assertTrue(missing.err().contains("nope.txt"), missing.err());
+    }
+
+    @Test
+    void demoRunsEndToEndOnSmallData() throws Exception {
+        Path out = dir.resolve("demo");
+        Run r = run("demo", "--queries", "40,20,20", "--epochs", "2", "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        for (String loss : new String[] {"ndcg-type3", "approx-ndcg", "lambdarank", "ranknet"}) {
+            assertTrue(r.out().contains("| " + loss + " |"), loss);
+            assertTrue(Files.exists(out.resolve(loss).resolve("model.json")), loss);
+        }
+        assertTrue(Files.readString(out.resolve("results.md")).contains("| loss | ndcg@1 |"));
+        assertTrue(Files.size(out.resolve("curves.png")) > 1000);
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
 }
