@@ -251,8 +251,12 @@ class VectorKernelProperties {
     }
 
     private static void assertClose(Case c, int i, float scalar, float vector, double tol) {
-        if (Float.isNaN(scalar) || Float.isNaN(vector) || Float.isInfinite(scalar) || scalar == 0f) {
-            // NaN in, NaN out; infinities and zeros must agree exactly, sign included.
+        if (scalar == 0f) {
+            // Zeros agree in value; their sign may not: a fused multiply-add rounds a tiny negative
+            // product once (-0.0) where multiply-then-add rounds it to -0.0 and adds +0.0 (+0.0).
+            assertEquals(0f, vector, 0f, () -> c + " at " + i + ": vector " + vector + ", scalar " + scalar);
+        } else if (Float.isNaN(scalar) || Float.isNaN(vector) || Float.isInfinite(scalar)) {
+            // NaN in, NaN out; infinities must agree exactly, sign included.
             assertEquals(Float.floatToIntBits(scalar), Float.floatToIntBits(vector),
                     () -> c + " at " + i + ": vector " + vector + ", scalar " + scalar);
         } else {

@@ -121,6 +121,11 @@ class PairKernelProperties {
             double t = type == null ? sigmoid(-z)
                     : type == BackwardType.TYPE3 ? 2 * q.alpha() * w : q.alpha() * sb * (1 - sb) * w;
             bound += (q.m() + 2 * Math.abs(z) + 16) * t;
+            if (type == BackwardType.TYPE1 || type == BackwardType.TYPE2) {
+                // sb (1 - sb) formed from a rounded sb loses 1 - sb to cancellation when sb is near 1
+                // (and sb when near 0): an absolute error of a few ulps of max(sb, 1 - sb), not of the product.
+                bound += 4 * q.alpha() * w * Math.max(sb, 1 - sb);
+            }
         }
         return bound;
     }
