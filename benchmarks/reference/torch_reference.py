@@ -1,0 +1,121 @@
+"""PyTorch (CPU) references for the JMH benchmarks, written the straightforward way (a B x m x m
+pair tensor per query batch), as a PyTorch user would:
+
+    /usr/bin/python3 benchmarks/reference/torch_reference.py step [threads]     # TrainingStepBenchmark
+    /usr/bin/python3 benchmarks/reference/torch_reference.py losses [threads]   # RankLossBenchmark
+
+step: one training step of Yu's R4.L with twin-sigmoid nDCG-type3 on 128 queries x 120 documents
+x 136 features, Adam with L2 1e-3. losses: forward + backward of nDCG-type3 and ApproxNDCG
+(alpha 10) on 128 queries of m documents. Each prints median milliseconds.
+"""
+import math
+import statistics
+import sys
+import time
+
+import torch
+
+WHAT = sys.argv[1] if len(sys.argv) > 1 else "step"
+THREADS = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+torch.set_num_threads(THREADS)
+torch.manual_seed(42)
+
+
+def ideal_dcg(gains):
+    ideal = torch.sort(gains, dim=1, descending=True).values
+    disc = 1 / torch.log2(torch.arange(2, gains.shape[1] + 2, dtype=gains.dtype))
+    return (ideal * disc).sum(1).clamp_min(1e-12)
+
+
+class NdcgType3(torch.autograd.Function):
+    """-mean nDCG of exact ranks forward; Yu's type-3 pair derivative backward (alpha_b = 1)."""
+
+    @staticmethod
+    def forward(ctx, s, y):
+        noise = torch.rand_like(s) * 1e-6  # random tie-breaking of exact ranks
+        order = torch.argsort(-(s + noise), dim=1)
+        ranks = torch.empty_like(s)
+        ranks.scatter_(1, order, torch.arange(1, s.shape[1] + 1, dtype=s.dtype).expand_as(s).contiguous())
+        gains = torch.pow(2.0, y) - 1
+        idcg = ideal_dcg(gains)
+        ndcg = (gains / torch.log2(ranks + 1)).sum(1) / idcg
+        ctx.save_for_backward(s, y, ranks, gains, idcg)
+        return -ndcg.mean()
+
+    @staticmethod
+    def backward(ctx, g):
+        s, y, ranks, gains, idcg = ctx.saved_tensors
+        dldr = -(-gains / (math.log(2) * (ranks + 1) * torch.log2(ranks + 1) ** 2)) / idcg[:, None] / s.shape[0]
+        z = s[:, :, None] - s[:, None, :]
+        sb = torch.sigmoid(z)
+        u = torch.sign(y[:, :, None] - y[:, None, :])
+        d = torch.where(u > 0, 2 * (1 - sb), torch.where(u < 0, -2 * sb, torch.zeros_like(sb)))
+        grad = -dldr * d.sum(2) + torch.einsum("bi,bij->bj", dldr, d)
+        return g * grad, None
+
+
+def approx_ndcg(s, y, alpha=10.0):
+    """-mean nDCG of Qin's approximate ranks pi(i) = 1 + sum_{j != i} sigmoid(alpha (s_j - s_i)), autograd backward."""
+    z = s[:, None, :] - s[:, :, None]
+    ranks = 0.5 + torch.sigmoid(alpha * z).sum(2)  # the j = i term adds sigmoid(0) = 0.5
+    gains = torch.pow(2.0, y) - 1
+    return -((gains / torch.log2(ranks + 1)).sum(1) / ideal_dcg(gains)).mean()
+
+
+def median_ms(fn, repeats):
+    for _ in range(3):
+        fn()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
+def step_benchmark():
+    B, M, D = 128, 120, 136
+    layers = []
+    width = D
+    for _ in range(4):
+        layers += [torch.nn.Linear(width, 100), torch.nn.BatchNorm1d(100), torch.nn.ReLU()]
+        width = 100
+    layers.append(torch.nn.Linear(width, 1))
+    model = torch.nn.Sequential(*layers)
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=1e-3)
+    x = torch.randn(B * M, D)
+    y = torch.randint(0, 5, (B, M)).float()
+
+    def step():
+        opt.zero_grad()
+        loss = NdcgType3.apply(model(x).view(B, M), y)
+        loss.backward()
+        opt.step()
+
+    ms = median_ms(step, 30)
+    print(f"torch {torch.__version__} threads={THREADS} R4.L nDCG-type3 training step: {ms:.1f} ms"
+          f" ({B * M / ms * 1000:.0f} documents/s)")
+
+
+def losses_benchmark():
+    for m in (32, 120, 512, 1000):
+        s = torch.randn(128, m, requires_grad=True)
+        y = torch.randint(0, 5, (128, m)).float()
+        repeats = 20 if m < 1000 else 5
+
+        def type3():
+            NdcgType3.apply(s, y).backward()
+
+        def approx():
+            approx_ndcg(s, y).backward()
+
+        print(f"torch {torch.__version__} threads={THREADS} B=128 m={m}: nDCG-type3 {median_ms(type3, repeats):.2f} ms,"
+              f" ApproxNDCG {median_ms(approx, repeats):.2f} ms")
+
+
+if WHAT == "step":
+    step_benchmark()
+elif WHAT == "losses":
+    losses_benchmark()
+else:
+    sys.exit("usage: torch_reference.py step|losses [threads]")

@@ -1,0 +1,68 @@
+package rankgrad.ltr;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rankgrad.ltr.data.CubicData;
+import rankgrad.ltr.data.Dataset;
+import rankgrad.ltr.data.LetorReader;
+import rankgrad.ltr.data.LetorWriter;
+import rankgrad.ltr.data.Normalization;
+import rankgrad.ltr.loss.Losses;
+import rankgrad.ltr.model.ModelFile;
+import rankgrad.ltr.model.RankingModel;
+import rankgrad.ltr.train.Trainer;
+import rankgrad.ltr.train.TrainingConfig;
+import rankgrad.ltr.train.TrainingListener;
+import rankgrad.ltr.train.TrainingResult;
+
+/** Runs the README's "Train a ranker from Java" snippet and checks the README still shows it. */
+class ReadmeTrainingTest {
+    @TempDir
+    Path dir;
+
+    static float[] trainFromJava(Path trainFile, Path validFile, Path modelFile) throws IOException {
+        // README:begin
+        Dataset train = LetorReader.read(trainFile);
+        Dataset valid = LetorReader.read(validFile, train.features());
+        RankingModel model = RankingModel.create("R4.L", train.features(), new Normalization.QueryZScore(), 42);
+        RankingLoss loss = Losses.parse("ndcg-type3", 42, 0);
+        TrainingConfig config = TrainingConfig.defaults().withEpochs(5);
+        TrainingResult result = Trainer.of(config).fit(model, loss, train, valid, TrainingListener.none());
+        System.out.println(result.message());
+        ModelFile.write(model, modelFile);
+        float[] scores = ModelFile.read(modelFile).score(valid.queries().get(0));
+        // README:end
+        return scores;
+    }
+
+    @Test
+    void snippetTrainsSavesAndScores() throws IOException {
+        CubicData gen = CubicData.create(12, 3);
+        Path train = dir.resolve("train.txt");
+        Path valid = dir.resolve("vali.txt");
+        LetorWriter.write(gen.sample("train", 64, 20, 1), train);
+        LetorWriter.write(gen.sample("valid", 16, 20, 2), valid);
+        float[] scores = trainFromJava(train, valid, dir.resolve("model.json"));
+        assertEquals(20, scores.length);
+        assertEquals("ndcg-type3", ModelFile.read(dir.resolve("model.json")).info().get("loss"));
+    }
+
+    @Test
+    void readmeShowsThisSnippet() throws IOException {
+        String source = Files.readString(Path.of("src/test/java/rankgrad/ltr/ReadmeTrainingTest.java"));
+        String snippet = source.substring(source.indexOf("// README:begin") + "// README:begin".length(),
+                source.indexOf("// README:end"));
+        assertTrue(normalize(Files.readString(Path.of("../README.md"))).contains(normalize(snippet)),
+                "README.md must show the snippet of ReadmeTrainingTest between the README markers");
+    }
+
+    private static String normalize(String s) {
+        return s.replaceAll("\\s+", " ").trim();
+    }
+}
