@@ -40,8 +40,8 @@ final class VectorGemm {
     /**
      * Longest k-block: a B panel of KC x 3 vectors (36 KiB with AVX-512) leaves room in a 48 KiB L1
      * for the strip of A streaming through it, and the k = 100 or 136 of a linear layer's forward
-     * pass needs a single pass over C. Measured here: 128 and 256 were 5-15% slower on the
-     * training shapes.
+     * pass needs a single pass over C. In side-by-side runs here, 128 was slower on the forward
+     * shapes (two passes over C) and 256 on X^T dY (A and B no longer fit L1 together).
      */
     static final int KC = 192;
     /** Most rows of C per task (blocks are balanced, each a multiple of MR). */
