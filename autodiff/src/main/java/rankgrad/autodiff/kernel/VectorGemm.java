@@ -38,10 +38,12 @@ final class VectorGemm {
     /** Rows of C per micro-kernel call (8 rows x 3 vectors = 24 of the 32 AVX-512 registers). */
     static final int MR = 8;
     /**
-     * Longest k-block: a B panel of KC x 3 vectors is then at most L1-sized (48 KiB with AVX-512),
-     * and the k = 100 or 136 of a linear layer's forward pass needs a single pass over C.
+     * Longest k-block: a B panel of KC x 3 vectors (36 KiB with AVX-512) leaves room in a 48 KiB L1
+     * for the strip of A streaming through it, and the k = 100 or 136 of a linear layer's forward
+     * pass needs a single pass over C. In side-by-side runs here, 128 was slower on the forward
+     * shapes (two passes over C) and 256 on X^T dY (A and B no longer fit L1 together).
      */
-    static final int KC = 256;
+    static final int KC = 192;
     /** Most rows of C per task (blocks are balanced, each a multiple of MR). */
     static final int MC = 128;
     /** Most vectors of columns of C per task (384 columns with AVX-512). */
@@ -201,14 +203,22 @@ final class VectorGemm {
                     dst[d] = b[src + p];
                 }
             }
-        } else {
-            for (int p = p0, d = dstOff; p < p1; p++, d += w) {
-                System.arraycopy(b, p * n + col0, dst, d, valid);
+            if (valid < w) {
+                for (int p = p0, d = dstOff; p < p1; p++, d += w) {
+                    Arrays.fill(dst, d + valid, d + w, 0f);
+                }
             }
+            return;
         }
-        if (valid < w) {
-            for (int p = p0, d = dstOff; p < p1; p++, d += w) {
-                Arrays.fill(dst, d + valid, d + w, 0f);
+        // Whole vectors; the masked load of the partial last vector reads zeros past column n,
+        // which pads the panel without a separate fill.
+        for (int p = p0, d = dstOff; p < p1; p++, d += w) {
+            int src = p * n + col0;
+            for (int v = 0; v * L < w; v++) {
+                FloatVector x = (v + 1) * L <= valid
+                        ? FloatVector.fromArray(F, b, src + v * L)
+                        : FloatVector.fromArray(F, b, src + v * L, F.indexInRange(v * L, valid));
+                x.intoArray(dst, d + v * L);
             }
         }
     }

@@ -17,8 +17,14 @@ class VectorKernelsTest {
     private final Kernels scalar = KernelProvider.scalar();
 
     @Test
-    void nameCarriesTheVectorWidth() {
-        assertTrue(vector.name().matches("vector\\((128|256|512)-bit\\)"), vector.name());
+    void nameCarriesTheVectorWidthAskedFor() {
+        String bits = System.getProperty("rankgrad.vector.bits");
+        if (bits == null) {
+            assertTrue(vector.name().matches("vector\\((128|256|512)-bit\\)"), vector.name());
+        } else {
+            // The surefire execution vector-128-bit runs this class again with 4-lane vectors.
+            assertEquals("vector(" + bits + "-bit)", vector.name());
+        }
     }
 
     @Test
