@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "rankgrad", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Train rankers by optimizing the rank metrics you evaluate with.",
-        subcommands = {DemoCommand.class, TrainCommand.class, EvalCommand.class, PredictCommand.class, ExportCommand.class, GenerateCommand.class, StatsCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {DemoCommand.class, TrainCommand.class, EvalCommand.class, PredictCommand.class, ExportCommand.class, GenerateCommand.class, ReproCommand.class, StatsCommand.class, CommandLine.HelpCommand.class},
         showDefaultValues = true)
 public final class Main implements Runnable {
     @CommandLine.Spec
@@ -28,14 +28,17 @@ public final class Main implements Runnable {
 
     /** Runs the command line in-process (tests use this) and returns the exit code. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cl = new CommandLine(new Main());
+        CommandLine cl = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             commandLine.getErr().println("rankgrad: " + describe(e));
             return 1;
         });
-        return cl.execute(args);
+        int code = cl.execute(args);
+        out.flush();
+        err.flush();
+        return code;
     }
 
     static String describe(Exception e) {

@@ -156,6 +156,15 @@ class CliTest {
         assertTrue(Files.size(out.resolve("curves.png")) > 1000);
     }
 
+    @Test
+    void reproRankAccuracyPrintsBothTablesWithThePapersNumbers() {
+        Run r = run("repro", "rank-accuracy");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("Table 2") && r.out().contains("Table 3"), r.out());
+        assertTrue(r.out().contains("2866.94"), "the paper's sigma = 1 value is printed beside ours");
+        assertEquals(2, run("repro", "nothing").code());
+    }
+
     private static String[] concat(String[] a, String... b) {
         String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
