@@ -1,6 +1,6 @@
 package rankgrad.ltr.pairwise;
 
-import java.lang.System.Logger.Level;
+import rankgrad.autodiff.kernel.KernelSelection;
 
 /**
  * Chooses the pair kernels once, at first use, by the rule the engine's {@code
@@ -32,31 +32,7 @@ public final class PairKernelProvider {
     }
 
     private static PairKernels choose() {
-        String mode = System.getProperty("rankgrad.kernels", "auto");
-        if (mode.equals("scalar")) {
-            LOG.log(Level.INFO, "rankgrad pair kernels: scalar (forced by -Drankgrad.kernels=scalar)");
-            return ScalarPairKernels.INSTANCE;
-        }
-        if (!mode.equals("auto") && !mode.equals("vector")) {
-            throw new IllegalArgumentException("-Drankgrad.kernels=" + mode + ": use auto, scalar or vector");
-        }
-        String why;
-        if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
-            why = "module jdk.incubator.vector is not readable; pass --add-modules jdk.incubator.vector to enable SIMD";
-        } else {
-            try {
-                PairKernels vector = (PairKernels) Class.forName("rankgrad.ltr.pairwise.VectorPairKernels")
-                        .getDeclaredConstructor().newInstance();
-                LOG.log(Level.INFO, "rankgrad pair kernels: " + vector.name() + " (Panama Vector API)");
-                return vector;
-            } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
-                why = "Vector API pair kernels failed to load: " + e;
-            }
-        }
-        if (mode.equals("vector")) {
-            throw new IllegalStateException("-Drankgrad.kernels=vector but " + why);
-        }
-        LOG.log(Level.INFO, "rankgrad pair kernels: scalar (" + why + ")");
-        return ScalarPairKernels.INSTANCE;
+        return KernelSelection.choose(System.getProperty("rankgrad.kernels", "auto"), "pair kernels", PairKernels.class,
+                "rankgrad.ltr.pairwise.VectorPairKernels", ScalarPairKernels.INSTANCE, PairKernels::name, LOG);
     }
 }
