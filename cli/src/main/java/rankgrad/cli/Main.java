@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "rankgrad", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Train rankers by optimizing the rank metrics you evaluate with.",
-        subcommands = {DemoCommand.class, TrainCommand.class, EvalCommand.class, PredictCommand.class, ExportCommand.class, GenerateCommand.class, ReproCommand.class, StatsCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {DemoCommand.class, TrainCommand.class, CompareCommand.class, EvalCommand.class, PredictCommand.class, ExportCommand.class, GenerateCommand.class, ReproCommand.class, StatsCommand.class, CommandLine.HelpCommand.class},
         showDefaultValues = true)
 public final class Main implements Runnable {
     @CommandLine.Spec
@@ -31,6 +31,12 @@ public final class Main implements Runnable {
         CommandLine cl = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
         cl.setOut(out);
         cl.setErr(err);
+        // A bad argument is one line naming the command and the help to read, not the whole usage text.
+        cl.setParameterExceptionHandler((e, a) -> {
+            String command = e.getCommandLine().getCommandSpec().qualifiedName();
+            e.getCommandLine().getErr().println(command + ": " + e.getMessage() + " (see '" + command + " --help')");
+            return 2;
+        });
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             commandLine.getErr().println("rankgrad: " + describe(e));
             return 1;
