@@ -2,7 +2,9 @@ package rankgrad.cli;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.data.Dataset;
@@ -36,11 +38,9 @@ final class TrainingRun {
             Dataset test, Path outDir, Progress progress) throws IOException {
         int batches = (train.size() + config.batchQueries() - 1) / config.batchQueries();
         RankingLoss loss = Losses.parse(lossName, config.seed(), config.epochs() * batches);
-        Curves.Run curves = new Curves.Run(loss.name());
         Dataset testNorm = test == null ? null : model.normalize(test);
         Metric metric = config.selection();
-        StringBuilder csv = new StringBuilder("epoch,train_loss,valid_" + metric + (test == null ? "" : ",test_" + metric)
-                + ",best\n");
+        Map<Integer, Double> testByEpoch = new HashMap<>();
         TrainingResult result = Trainer.of(config.withCheckpoint(outDir.resolve("checkpoint.json"))).fit(model, loss, train,
                 valid, new TrainingListener() {
                     @Override
@@ -51,17 +51,28 @@ final class TrainingRun {
                     @Override
                     public void epochDone(EpochResult r) {
                         double t = testNorm == null ? Double.NaN : evaluate(model, testNorm, metric);
-                        curves.epochs().add(r.epoch());
-                        curves.trainLoss().add(r.trainLoss());
-                        curves.valid().add(r.validation());
-                        if (testNorm != null) {
-                            curves.test().add(t);
-                        }
-                        csv.append(String.format(Locale.ROOT, "%d,%.6f,%.6f%s,%s%n", r.epoch(), r.trainLoss(), r.validation(),
-                                testNorm == null ? "" : String.format(Locale.ROOT, ",%.6f", t), r.best()));
+                        testByEpoch.put(r.epoch(), t);
                         progress.epoch(r, t);
                     }
                 });
+        // Built from the whole history, so a resumed run's files cover the epochs before the resume
+        // too (their test values were not measured again: left blank, and no test curve is drawn).
+        Curves.Run curves = new Curves.Run(loss.name());
+        boolean testCurve = testNorm != null && testByEpoch.keySet().containsAll(
+                result.history().stream().map(EpochResult::epoch).toList());
+        StringBuilder csv = new StringBuilder("epoch,train_loss,valid_" + metric + (test == null ? "" : ",test_" + metric)
+                + ",best\n");
+        for (EpochResult r : result.history()) {
+            curves.epochs().add(r.epoch());
+            curves.trainLoss().add(r.trainLoss());
+            curves.valid().add(r.validation());
+            Double t = testByEpoch.get(r.epoch());
+            if (testCurve) {
+                curves.test().add(t);
+            }
+            csv.append(String.format(Locale.ROOT, "%d,%.6f,%.6f%s,%s%n", r.epoch(), r.trainLoss(), r.validation(),
+                    testNorm == null ? "" : t == null ? "," : String.format(Locale.ROOT, ",%.6f", t), r.best()));
+        }
         ModelFile.write(model, outDir.resolve("model.json"));
         AtomicWrite.writeString(outDir.resolve("metrics.csv"), csv.toString());
         Curves.write(List.of(curves), metric.toString(), true, outDir.resolve("curves.png"));

@@ -123,6 +123,13 @@ class CliTest {
         assertEquals(4, Files.readAllLines(out.resolve("metrics.csv")).size(), "header + 3 epochs");
         assertTrue(Files.size(out.resolve("curves.png")) > 1000);
         assertEquals(0, run("eval", "--model", out.resolve("model.json").toString(), "--data", f.resolve("test.txt").toString()).code());
+        String model = Files.readString(out.resolve("model.json"));
+        Run again = run("train", "--train", f.resolve("train.txt").toString(), "--valid", f.resolve("vali.txt").toString(), "--test",
+                f.resolve("test.txt").toString(), "--loss", "ndcg-type3", "--model", "R4.L", "--epochs", "3", "--batch-queries", "8",
+                "--out", out.toString());
+        assertEquals(0, again.code(), again.err());
+        assertEquals(model, Files.readString(out.resolve("model.json")), "a finished run resumes to the same model");
+        assertEquals(4, Files.readAllLines(out.resolve("metrics.csv")).size(), "the resumed run still lists every epoch");
         Run spsa = run("train", "--train", f.resolve("train.txt").toString(), "--valid", f.resolve("vali.txt").toString(),
                 "--loss", "spsa:4", "--model", "linear", "--epochs", "20", "--lr", "0.5", "--out", dir.resolve("spsa").toString());
         assertEquals(0, spsa.code(), spsa.err());
