@@ -2,7 +2,6 @@ package rankgrad.cli;
 
 import java.awt.Color;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,14 +59,10 @@ final class Curves {
                 t.setLineStyle(SeriesLines.DASH_DASH);
             }
         }
-        Path abs = png.toAbsolutePath();
-        Files.createDirectories(abs.getParent());
-        Path tmp = abs.resolveSibling("." + abs.getFileName() + ".tmp.png");
         if (withObjective) {
-            BitmapEncoder.saveBitmap(List.of(loss, metric), 1, 2, tmp.toString(), BitmapEncoder.BitmapFormat.PNG);
+            Plots.write(png, tmp -> BitmapEncoder.saveBitmap(List.of(loss, metric), 1, 2, tmp, BitmapEncoder.BitmapFormat.PNG));
         } else {
-            BitmapEncoder.saveBitmap(metric, tmp.toString(), BitmapEncoder.BitmapFormat.PNG);
+            Plots.save(metric, png);
         }
-        Files.move(tmp, abs, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 }

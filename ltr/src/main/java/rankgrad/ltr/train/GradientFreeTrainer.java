@@ -3,8 +3,6 @@ package rankgrad.ltr.train;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import rankgrad.autodiff.Tensor;
-import rankgrad.autodiff.Var;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.metric.Metric;
 import rankgrad.ltr.metric.MetricConventions;
@@ -56,8 +54,8 @@ public final class GradientFreeTrainer {
     public List<Point> fit(RankingModel model, Dataset train, Dataset valid) {
         Dataset tr = model.normalize(train);
         Dataset va = model.normalize(valid);
-        List<Var> params = model.network().parameters();
-        double[] theta = flatten(params);
+        ParameterVector params = ParameterVector.of(model);
+        double[] theta = params.get();
         Objective objective = th -> -evaluate(model, params, th, tr);
         List<Point> curve = new ArrayList<>();
         long evaluations = 0;
@@ -75,41 +73,15 @@ public final class GradientFreeTrainer {
                 }
             }
         }
-        load(params, best);
+        params.set(best);
         model.info().put("loss", optimizer.name());
         model.info().put("validation", Map.of(metric.toString(), bestValid));
         return curve;
     }
 
-    private double evaluate(RankingModel model, List<Var> params, double[] theta, Dataset normalized) {
-        load(params, theta);
+    private double evaluate(RankingModel model, ParameterVector params, double[] theta, Dataset normalized) {
+        params.set(theta);
         float[] scores = Trainer.scoreNormalized(model, normalized);
         return metric.evaluate(scores, normalized.labelBatch(normalized.allQueries()), MetricConventions.defaults()).mean();
-    }
-
-    private static double[] flatten(List<Var> params) {
-        int n = 0;
-        for (Var p : params) {
-            n += p.value().size();
-        }
-        double[] theta = new double[n];
-        int at = 0;
-        for (Var p : params) {
-            Tensor t = p.value();
-            for (int i = 0; i < t.size(); i++) {
-                theta[at++] = t.get(i);
-            }
-        }
-        return theta;
-    }
-
-    private static void load(List<Var> params, double[] theta) {
-        int at = 0;
-        for (Var p : params) {
-            Tensor t = p.value();
-            for (int i = 0; i < t.size(); i++) {
-                t.set(i, theta[at++]);
-            }
-        }
     }
 }
