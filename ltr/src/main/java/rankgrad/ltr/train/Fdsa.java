@@ -1,7 +1,7 @@
 package rankgrad.ltr.train;
 
 /**
- * Finite-difference stochastic approximation (Yue & Burges Sec. 4): one central difference per
+ * Finite-difference stochastic approximation (Yue &amp; Burges Sec. 4): one central difference per
  * coordinate, g_i = (L(theta + c_t e_i) - L(theta - c_t e_i)) / (2 c_t), 2d evaluations per
  * iteration; then theta -= a_t g.
  */

@@ -9,7 +9,7 @@ import rankgrad.ltr.metric.MetricConventions;
 import rankgrad.ltr.model.RankingModel;
 
 /**
- * Trains a model by stochastic approximation of a rank metric itself (Yue & Burges 2007): the
+ * Trains a model by stochastic approximation of a rank metric itself (Yue &amp; Burges 2007): the
  * model's parameters are one flat vector theta, the objective is L(theta) = -mean metric over the
  * training queries (evaluated with the network in evaluation mode), and a
  * {@link GradientFreeOptimizer} (SPSA:F or FDSA) improves it using evaluations only. The

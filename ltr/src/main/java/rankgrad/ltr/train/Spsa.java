@@ -3,7 +3,7 @@ package rankgrad.ltr.train;
 import java.util.SplittableRandom;
 
 /**
- * Simultaneous perturbation stochastic approximation, SPSA:F (Spall; Yue & Burges Sec. 4.1):
+ * Simultaneous perturbation stochastic approximation, SPSA:F (Spall; Yue &amp; Burges Sec. 4.1):
  * with a Rademacher vector Delta (each entry +1 or -1 with equal probability),
  * <pre>
  *   g = (L(theta + c_t Delta) - L(theta - c_t Delta)) / (2 c_t) * Delta^{-1}
