@@ -25,42 +25,32 @@ public final class Sigmoid implements Op<Tensor> {
     @Override
     public Result<Tensor> forward(Tensor... in) {
         Tensor x = in[0];
-        Tensor y = Tensor.zerosLike(x);
-        if (x.dtype() == DType.F32) {
-            Kernels k = KernelProvider.kernels();
-            float[] xs = x.f32();
-            float[] ys = y.f32();
-            ElementChunks.forEach(xs.length, (from, to) -> k.sigmoidF32(xs, from, ys, from, to - from));
-        } else {
-            double[] xs = x.f64();
-            double[] ys = y.f64();
-            for (int i = 0; i < xs.length; i++) {
-                ys[i] = ScalarKernels.sigmoid(xs[i]);
-            }
+        if (x.dtype() == DType.F64) {
+            Tensor y = Unary.map(x, ScalarKernels::sigmoid);
+            return Op.result(y, y);
         }
+        Tensor y = Tensor.zerosLike(x);
+        Kernels k = KernelProvider.kernels();
+        float[] xs = x.f32();
+        float[] ys = y.f32();
+        ElementChunks.forEach(xs.length, (from, to) -> k.sigmoidF32(xs, from, ys, from, to - from));
         return Op.result(y, y);
     }
 
     @Override
     public Tensor[] backward(Tensor y, Tensor g, boolean[] needs) {
-        Tensor dx = Tensor.zerosLike(y);
-        if (y.dtype() == DType.F32) {
-            float[] ys = y.f32();
-            float[] gs = g.f32();
-            float[] ds = dx.f32();
-            ElementChunks.forEach(ys.length, (from, to) -> {
-                for (int i = from; i < to; i++) {
-                    ds[i] = gs[i] * ys[i] * (1f - ys[i]);
-                }
-            });
-        } else {
-            double[] ys = y.f64();
-            double[] gs = g.f64();
-            double[] ds = dx.f64();
-            for (int i = 0; i < ys.length; i++) {
-                ds[i] = gs[i] * ys[i] * (1.0 - ys[i]);
-            }
+        if (y.dtype() == DType.F64) {
+            return new Tensor[] {Unary.zip(g, y, (gi, yi) -> gi * yi * (1.0 - yi))};
         }
+        Tensor dx = Tensor.zerosLike(y);
+        float[] ys = y.f32();
+        float[] gs = g.f32();
+        float[] ds = dx.f32();
+        ElementChunks.forEach(ys.length, (from, to) -> {
+            for (int i = from; i < to; i++) {
+                ds[i] = gs[i] * ys[i] * (1f - ys[i]);
+            }
+        });
         return new Tensor[] {dx};
     }
 }
