@@ -15,18 +15,30 @@ import java.util.Arrays;
  */
 public final class ExactMetrics {
     private static final double LN2 = Math.log(2.0);
+    /** D(r) for r below this comes from a table (the same expression, computed once). */
+    private static final int DISCOUNTS = 1 << 14;
+    private static final double[] DISCOUNT = new double[DISCOUNTS];
+    /** Integer grades 0..MAX_COUNTED_GRADE: the ideal order is counted, not sorted (O(m)). */
+    private static final int MAX_COUNTED_GRADE = 30;
+
+    static {
+        for (int r = 1; r < DISCOUNTS; r++) {
+            DISCOUNT[r] = LN2 / Math.log1p(r);
+        }
+    }
 
     private ExactMetrics() {
     }
 
     /** g(y) = 2^y - 1. */
     public static double gain(double label) {
-        return Math.pow(2.0, label) - 1.0;
+        int g = (int) label;
+        return g == label && g >= 0 && g <= MAX_COUNTED_GRADE ? (1 << g) - 1 : Math.pow(2.0, label) - 1.0;
     }
 
     /** D(r) = 1 / log2(1 + r) for the 1-based rank r. */
     public static double discount(int rank) {
-        return LN2 / Math.log1p(rank);
+        return rank > 0 && rank < DISCOUNTS ? DISCOUNT[rank] : LN2 / Math.log1p(rank);
     }
 
     /** DCG@k = sum_{r &lt;= min(k, m)} g(y_(r)) D(r). */
@@ -39,9 +51,29 @@ public final class ExactMetrics {
         return sum;
     }
 
-    /** IDCG@k: DCG@k of {@code labels[from .. from+m)} sorted descending (the top min(k, m) labels). */
+    /**
+     * IDCG@k: DCG@k of {@code labels[from .. from+m)} sorted descending (the top min(k, m) labels).
+     * Integer grades are counted instead of sorted, summing the same terms in the same order.
+     */
     public static double idealDcg(float[] labels, int from, int m, int k) {
-        return dcg(descending(labels, from, m), k);
+        int[] count = new int[MAX_COUNTED_GRADE + 1];
+        for (int i = 0; i < m; i++) {
+            float y = labels[from + i];
+            int g = (int) y;
+            if (g != y || g < 0 || g > MAX_COUNTED_GRADE) {
+                return dcg(descending(labels, from, m), k);
+            }
+            count[g]++;
+        }
+        int n = Math.min(k, m);
+        double sum = 0;
+        int rank = 1;
+        for (int g = MAX_COUNTED_GRADE; g >= 0 && rank <= n; g--) {
+            for (int c = 0; c < count[g] && rank <= n; c++) {
+                sum += gain(g) * discount(rank++);
+            }
+        }
+        return sum;
     }
 
     /** P@k = (1/k) sum_{r &lt;= min(k, m)} b_(r); the divisor stays k when k &gt; m. */
