@@ -3,6 +3,7 @@ package rankgrad.ltr.train;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.metric.Metric;
 import rankgrad.ltr.metric.MetricConventions;
@@ -54,19 +55,21 @@ public final class GradientFreeTrainer {
     public List<Point> fit(RankingModel model, Dataset train, Dataset valid) {
         Dataset tr = model.normalize(train);
         Dataset va = model.normalize(valid);
+        QueryBatch trLabels = tr.labelBatch(tr.allQueries());
+        QueryBatch vaLabels = va.labelBatch(va.allQueries());
         ParameterVector params = ParameterVector.of(model);
         double[] theta = params.get();
-        Objective objective = th -> -evaluate(model, params, th, tr);
+        Objective objective = th -> -evaluate(model, params, th, tr, trLabels);
         List<Point> curve = new ArrayList<>();
         long evaluations = 0;
-        double bestValid = evaluate(model, params, theta, va);
+        double bestValid = evaluate(model, params, theta, va, vaLabels);
         double[] best = theta.clone();
-        curve.add(new Point(0, 0, evaluate(model, params, theta, tr), bestValid));
+        curve.add(new Point(0, 0, evaluate(model, params, theta, tr, trLabels), bestValid));
         for (int t = 0; t < iterations; t++) {
             evaluations += optimizer.iterate(theta, objective, t);
             if ((t + 1) % reportEvery == 0 || t + 1 == iterations) {
-                double v = evaluate(model, params, theta, va);
-                curve.add(new Point(t + 1, evaluations, evaluate(model, params, theta, tr), v));
+                double v = evaluate(model, params, theta, va, vaLabels);
+                curve.add(new Point(t + 1, evaluations, evaluate(model, params, theta, tr, trLabels), v));
                 if (v > bestValid) {
                     bestValid = v;
                     best = theta.clone();
@@ -79,9 +82,9 @@ public final class GradientFreeTrainer {
         return curve;
     }
 
-    private double evaluate(RankingModel model, ParameterVector params, double[] theta, Dataset normalized) {
+    private double evaluate(RankingModel model, ParameterVector params, double[] theta, Dataset normalized,
+            QueryBatch labels) {
         params.set(theta);
-        float[] scores = Trainer.scoreNormalized(model, normalized);
-        return metric.evaluate(scores, normalized.labelBatch(normalized.allQueries()), MetricConventions.defaults()).mean();
+        return metric.evaluate(Trainer.scoreNormalized(model, normalized), labels, MetricConventions.defaults()).mean();
     }
 }

@@ -61,6 +61,7 @@ public final class Trainer {
             throws IOException {
         Dataset tr = model.normalize(train);
         Dataset va = model.normalize(valid);
+        QueryBatch vaLabels = va.labelBatch(va.allQueries());
         Adam adam = Adam.create(model.network().namedParameters(),
                 Adam.Settings.defaults().withLearningRate(config.learningRate()).withWeightDecay(config.l2()));
         State s = new State();
@@ -105,7 +106,7 @@ public final class Trainer {
             if (s.stop != null) {
                 break;
             }
-            double v = validate(model, va);
+            double v = validate(model, va, vaLabels);
             boolean improved = v > s.bestValidation || s.bestEpoch == 0 && !Double.isNaN(v);
             if (improved) {
                 s.bestValidation = v;
@@ -143,9 +144,9 @@ public final class Trainer {
     }
 
     /** The selection metric of {@code model} on normalized data, in evaluation mode. */
-    private double validate(RankingModel model, Dataset normalized) {
+    private double validate(RankingModel model, Dataset normalized, QueryBatch labels) {
         float[] scores = scoreNormalized(model, normalized);
-        double v = config.selection().evaluate(scores, normalized.labelBatch(normalized.allQueries()), conventions).mean();
+        double v = config.selection().evaluate(scores, labels, conventions).mean();
         model.train();
         return v;
     }
