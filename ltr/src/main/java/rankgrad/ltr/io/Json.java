@@ -50,16 +50,18 @@ public final class Json {
         } else if (v instanceof Boolean b) {
             sb.append(b);
         } else if (v instanceof Float f) {
-            sb.append(finite(f.doubleValue(), f) ? f.toString() : "");
+            requireFinite(f, f);
+            sb.append(f);
         } else if (v instanceof Double || v instanceof java.math.BigDecimal) {
             double d = ((Number) v).doubleValue();
-            sb.append(finite(d, v) && d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d));
+            requireFinite(d, v);
+            sb.append(d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d));
         } else if (v instanceof Number n) {
             sb.append(n.longValue());
         } else if (v instanceof float[] fs) {
             sb.append('[');
             for (int i = 0; i < fs.length; i++) {
-                finite(fs[i], "array element " + i);
+                requireFinite(fs[i], "array element " + i);
                 sb.append(i == 0 ? "" : ", ").append(fs[i]);
             }
             sb.append(']');
@@ -98,11 +100,10 @@ public final class Json {
         }
     }
 
-    private static boolean finite(double d, Object what) {
+    private static void requireFinite(double d, Object what) {
         if (!Double.isFinite(d)) {
             throw new IllegalArgumentException("JSON cannot hold the non-finite number " + d + " (" + what + ")");
         }
-        return true;
     }
 
     private static void quote(StringBuilder sb, String s) {
