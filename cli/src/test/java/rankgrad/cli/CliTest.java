@@ -10,9 +10,11 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rankgrad.ltr.data.CubicData;
+import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.LetorReader;
 import rankgrad.ltr.data.LetorWriter;
 import rankgrad.ltr.data.Normalization;
+import rankgrad.ltr.data.Query;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
 
@@ -41,6 +43,27 @@ class CliTest {
         Run s = run("stats", train.toString());
         assertEquals(0, s.code(), s.err());
         assertTrue(s.out().startsWith(train + ": 20 queries, 240 documents, 6 features"), s.out());
+    }
+
+    @Test
+    void generateUniformWritesOneGradedFeatureThatRanksIdeally() throws Exception {
+        Run g = run("generate", "uniform", "--out", dir.toString(), "--queries", "6,3,3", "--docs", "40");
+        assertEquals(0, g.code(), g.err());
+        Dataset train = LetorReader.read(dir.resolve("Fold1/train.txt"));
+        assertEquals(1, train.features());
+        assertEquals(240, train.documents());
+        for (Query q : train.queries()) {
+            for (int i = 0; i < q.docs(); i++) {
+                for (int j = 0; j < q.docs(); j++) {
+                    if (q.feature(i, 0) > q.feature(j, 0)) {
+                        assertTrue(q.labels()[i] >= q.labels()[j], "grades follow feature 1 in query " + q.qid());
+                    }
+                }
+            }
+        }
+        Run bad = run("generate", "uniform", "--out", dir.toString(), "--features", "0");
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains("--features"), bad.err());
     }
 
     @Test

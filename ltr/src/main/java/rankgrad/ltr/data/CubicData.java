@@ -23,7 +23,7 @@ import java.util.SplittableRandom;
  */
 public final class CubicData {
     /** Cumulative label proportions at the four thresholds (grades 0, 1, 2, 3 below them). */
-    private static final double[] CUMULATIVE = {0.50, 0.80, 0.94, 0.985};
+    static final double[] CUMULATIVE = {0.50, 0.80, 0.94, 0.985};
     private static final double OFFSET_SD = 0.75;
 
     private final int features;

@@ -3,10 +3,14 @@ package rankgrad.ltr.io;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -31,7 +35,7 @@ public final class AtomicWrite {
         Path abs = target.toAbsolutePath();
         Path dir = abs.getParent();
         Files.createDirectories(dir);
-        Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
+        Path tmp = createTemporary(dir, abs.getFileName().toString());
         try {
             try (OutputStream file = Files.newOutputStream(tmp);
                     OutputStream buffered = new BufferedOutputStream(file, 1 << 16)) {
@@ -43,7 +47,7 @@ public final class AtomicWrite {
                     body.writeTo(buffered);
                 }
             }
-            try (var channel = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
+            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                 channel.force(true);
             }
             try {
@@ -53,6 +57,22 @@ public final class AtomicWrite {
             }
         } finally {
             Files.deleteIfExists(tmp);
+        }
+    }
+
+    /**
+     * A new empty file beside the target. Not {@code Files.createTempFile}: that makes the file
+     * owner-only (0600), and the rename would hand that mode to the result; a plain create gets the
+     * user's umask, like any other file the user writes.
+     */
+    private static Path createTemporary(Path dir, String name) throws IOException {
+        while (true) {
+            Path tmp = dir.resolve("." + name + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
+            try {
+                return Files.createFile(tmp);
+            } catch (FileAlreadyExistsException e) {
+                // another writer drew the same name: draw again
+            }
         }
     }
 

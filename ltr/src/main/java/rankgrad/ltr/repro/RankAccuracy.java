@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import rankgrad.ltr.Ranking;
+import rankgrad.ltr.data.UniformData;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.pairwise.PairwiseBackends;
 import rankgrad.ltr.rank.TieBreak;
@@ -66,7 +67,7 @@ public final class RankAccuracy {
             for (int v = 0; v < VECTORS; v++) {
                 double[] s = new double[m];
                 for (int i = 0; i < m; i++) {
-                    s[i] = rng.nextInt(1 << 24) * 0x1.0p-24f;
+                    s[i] = UniformData.value(rng);
                 }
                 int[] p = TieBreak.permutation(seed, v, l, m);
                 int[] keys = new int[m];

@@ -2,6 +2,7 @@ package rankgrad.ltr.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,5 +29,14 @@ class AtomicWriteTest {
         }
         AtomicWrite.writeString(target, "new");
         assertEquals("new", Files.readString(target));
+    }
+
+    @Test
+    void theWrittenFileGetsTheUmaskPermissionsOfAnyNewFile() throws IOException {
+        assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"));
+        Path plain = Files.createFile(dir.resolve("plain.txt"));
+        Path written = dir.resolve("written.txt");
+        AtomicWrite.writeString(written, "x");
+        assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(written));
     }
 }
