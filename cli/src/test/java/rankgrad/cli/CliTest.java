@@ -7,8 +7,12 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import rankgrad.ltr.data.CubicData;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.LetorReader;
@@ -79,6 +83,47 @@ class CliTest {
         Run r = run("stats", dir.resolve("missing.txt").toString());
         assertEquals(1, r.code());
         assertEquals("rankgrad: no such file: " + dir.resolve("missing.txt") + System.lineSeparator(), r.err());
+    }
+
+    static Stream<Arguments> badArguments() {
+        return Stream.of(
+                Arguments.of("generate", new String[] {"generate", "sphere", "--out", "d"}),
+                Arguments.of("train", new String[] {"train", "--train", "t.txt"}),
+                Arguments.of("eval", new String[] {"eval", "--model", "m", "--data", "d", "--metrics", "ndcg@x"}),
+                Arguments.of("predict", new String[] {"predict", "--model", "m", "--data", "d"}),
+                Arguments.of("export", new String[] {"export", "--model", "m", "--format", "onnx", "--out", "o"}),
+                Arguments.of("stats", new String[] {"stats"}),
+                Arguments.of("compare", new String[] {"compare", "--losses", "ranknet", "--data", "d", "--folds", "3..1"}),
+                Arguments.of("repro", new String[] {"repro", "alpha", "--epochs", "none"}),
+                Arguments.of("demo", new String[] {"demo", "--queries", "10"}),
+                Arguments.of("unknown option", new String[] {"eval", "--no-such-option"}));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badArguments")
+    void everyCommandAnswersBadArgumentsWithOneLineAndExitTwo(String command, String[] args) {
+        Run r = run(args);
+        assertEquals(2, r.code(), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().startsWith("rankgrad "), r.err());
+    }
+
+    @Test
+    void everyCommandNamesAMissingInputFileAndExitsWithOne() throws Exception {
+        Path model = modelFile(new Normalization.None());
+        Path data = dataFile();
+        Path missing = dir.resolve("absent.txt");
+        String[][] runs = {
+            {"eval", "--model", missing.toString(), "--data", data.toString()},
+            {"eval", "--model", model.toString(), "--data", missing.toString()},
+            {"predict", "--model", model.toString(), "--data", missing.toString(), "--out", dir.resolve("s.tsv").toString()},
+            {"export", "--model", missing.toString(), "--out", dir.resolve("solr.json").toString()},
+        };
+        for (String[] args : runs) {
+            Run r = run(args);
+            assertEquals(1, r.code(), String.join(" ", args));
+            assertEquals("rankgrad: no such file: " + missing + System.lineSeparator(), r.err(), String.join(" ", args));
+        }
     }
 
     private Path modelFile(Normalization norm) throws Exception {
