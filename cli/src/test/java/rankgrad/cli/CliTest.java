@@ -55,6 +55,7 @@ class CliTest {
         assertEquals(0, g.code(), g.err());
         Dataset train = LetorReader.read(dir.resolve("Fold1/train.txt"));
         assertEquals(1, train.features());
+        assertTrue(g.out().contains(": 6 queries, 240 documents, 1 feature" + System.lineSeparator()), g.out());
         assertEquals(240, train.documents());
         for (Query q : train.queries()) {
             for (int i = 0; i < q.docs(); i++) {

@@ -46,7 +46,8 @@ public record DatasetStats(String name, int queries, long documents, int feature
     /** A human-readable report. */
     public String report() {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%s: %d queries, %d documents, %d features%n", name, queries, documents, features));
+        sb.append(String.format(Locale.ROOT, "%s: %d quer%s, %d document%s, %d feature%s%n", name, queries,
+                queries == 1 ? "y" : "ies", documents, documents == 1 ? "" : "s", features, features == 1 ? "" : "s"));
         sb.append(String.format(Locale.ROOT, "documents per query: min %d, mean %.1f, max %d%n", minDocs, meanDocs(), maxDocs));
         sb.append("labels:");
         labelCounts.forEach((label, count) -> sb.append(String.format(Locale.ROOT, "  %s: %d (%.1f%%)",
