@@ -120,4 +120,36 @@ class AdamTest {
         Var interior = Ops.mul(Var.param(Tensor.vector(1.0)), 2.0);
         assertThrows(IllegalArgumentException.class, () -> Adam.create(List.of(interior), lr01()));
     }
+
+    @Test
+    void aWeightLeftWithOnlyL2NeverStaysSubnormal() {
+        // The trap of a dead unit's weight under Adam + L2 (Yu's lr 1e-3, L2 1e-3): 100 steps of
+        // gradient 1, then only lambda p. p then shrinks ever faster; unflushed, float32 arithmetic
+        // leaves it near 1e-41 after ~20,000 steps with m = 0, where it stays.
+        Var p = Var.param(Tensor.vector(0.05).to(DType.F32));
+        Adam adam = Adam.create(Map.of("w", p), Adam.Settings.defaults().withWeightDecay(1e-3));
+        Tensor m = adam.state().get("exp_avg.w");
+        Tensor v = adam.state().get("exp_avg_sq.w");
+        for (int t = 1; t <= 30_000; t++) {
+            adam.zeroGrad();
+            Ops.sum(Ops.mul(p, Var.constant(Tensor.vector(t <= 100 ? 1.0 : 0.0).to(DType.F32)))).backward();
+            adam.step();
+            for (Tensor x : new Tensor[] {p.value(), m, v}) {
+                float value = x.f32()[0];
+                assertTrue(value == 0f || Math.abs(value) >= Float.MIN_NORMAL, "subnormal " + value + " at step " + t);
+            }
+        }
+        assertEquals(0f, p.value().f32()[0], "the weight reached 0 instead of a subnormal");
+    }
+
+    @Test
+    void flushZeroesExactlyTheSubnormals() {
+        assertEquals(0f, Adam.flush(Float.MIN_VALUE));
+        assertEquals(0f, Adam.flush(-Float.MIN_NORMAL / 2));
+        assertEquals(Float.MIN_NORMAL, Adam.flush(Float.MIN_NORMAL));
+        assertEquals(-1.5f, Adam.flush(-1.5f));
+        assertEquals(0.0, Adam.flush(Double.MIN_VALUE));
+        assertEquals(-Double.MIN_NORMAL, Adam.flush(-Double.MIN_NORMAL));
+        assertTrue(Float.isNaN(Adam.flush(Float.NaN)), "NaN passes through to the divergence check");
+    }
 }
