@@ -187,7 +187,7 @@ final class ComparisonTable {
 
     /** What the table's marks mean. */
     static String legend() {
-        return "Each cell: mean ± half-width of the 95% Student-t confidence interval over the pooled test queries."
+        return "Each cell: mean ± half-width of the 95% Student-t confidence interval over the test queries."
                 + " Bold: the best mean of the column. " + WORSE + ": significantly worse than the column's best"
                 + " (two-sided Wilcoxon signed-rank test over paired per-query values, p < " + ALPHA + ").";
     }

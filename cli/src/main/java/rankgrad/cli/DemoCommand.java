@@ -62,9 +62,11 @@ final class DemoCommand implements Callable<Integer> {
         o.print(DatasetStats.of(train).report());
         TrainingConfig config = TrainingConfig.defaults().withEpochs(epochs).withSeed(seed).withPatience(0);
         List<Curves.Run> runs = new ArrayList<>();
-        List<double[]> rows = new ArrayList<>();
         List<Metric> metrics = METRICS.stream().map(Metric::parse).toList();
-        for (String loss : LOSSES) {
+        double[][][] perQuery = new double[LOSSES.size()][metrics.size()][];
+        StringBuilder timing = new StringBuilder("| loss | best epoch | seconds |\n|:--|--:|--:|\n");
+        for (int l = 0; l < LOSSES.size(); l++) {
+            String loss = LOSSES.get(l);
             o.printf("%n== %s on %s, %d epochs%n", loss, model, epochs);
             RankingModel m = RankingModel.create(model, train.features(), new Normalization.QueryZScore(), seed);
             long started = System.nanoTime();
@@ -74,42 +76,21 @@ final class DemoCommand implements Callable<Integer> {
             runs.add(outcome.curves());
             Dataset t = m.normalize(test);
             float[] scores = Trainer.scoreNormalized(m, t);
-            double[] row = new double[metrics.size() + 2];
             for (int i = 0; i < metrics.size(); i++) {
-                row[i] = metrics.get(i).evaluate(scores, t.labelBatch(t.allQueries()), MetricConventions.defaults()).mean();
+                perQuery[l][i] = metrics.get(i).perQuery(scores, t.labelBatch(t.allQueries()), MetricConventions.defaults());
             }
-            row[metrics.size()] = outcome.result().bestEpoch();
-            row[metrics.size() + 1] = seconds;
-            rows.add(row);
+            timing.append(String.format(Locale.ROOT, "| %s | %d | %.0f |%n", loss, outcome.result().bestEpoch(), seconds));
         }
-        String table = table(rows);
-        o.printf("%nTest set, %d queries (%s):%n%n%s", test.size(), MetricConventions.defaults().describe(), table);
-        AtomicWrite.writeString(out.resolve("results.md"), table);
+        ComparisonTable table = ComparisonTable.of(LOSSES, METRICS, perQuery);
+        String report = String.format(Locale.ROOT, "Test set of %d queries (%s with a relevant document), model %s, %d epochs,"
+                + " seed %d, epoch selected on validation ndcg@5.%n%n%s%n%s%nconventions: %s%n%n%s", test.size(),
+                table.queries(), model, epochs, seed, table.markdown(), ComparisonTable.legend(),
+                MetricConventions.defaults().describe(), timing);
+        o.printf("%n%s", report);
+        AtomicWrite.writeString(out.resolve("results.md"), report);
         Curves.write(runs, "ndcg@5", false, out.resolve("curves.png"));
         o.printf("%nwrote %s, %s and one folder per loss (model.json, metrics.csv, curves.png)%n",
                 out.resolve("results.md"), out.resolve("curves.png"));
         return 0;
-    }
-
-    /** A Markdown table with the best value of each metric column in bold. */
-    private static String table(List<double[]> rows) {
-        StringBuilder sb = new StringBuilder("| loss |");
-        METRICS.forEach(m -> sb.append(' ').append(m).append(" |"));
-        sb.append(" best epoch | seconds |\n|---|");
-        METRICS.forEach(m -> sb.append("---:|"));
-        sb.append("---:|---:|\n");
-        for (int r = 0; r < rows.size(); r++) {
-            sb.append("| ").append(LOSSES.get(r)).append(" |");
-            for (int c = 0; c < METRICS.size(); c++) {
-                double best = 0;
-                for (double[] row : rows) {
-                    best = Math.max(best, row[c]);
-                }
-                String v = String.format(Locale.ROOT, "%.4f", rows.get(r)[c]);
-                sb.append(' ').append(rows.get(r)[c] == best ? "**" + v + "**" : v).append(" |");
-            }
-            sb.append(String.format(Locale.ROOT, " %d | %.0f |%n", (int) rows.get(r)[METRICS.size()], rows.get(r)[METRICS.size() + 1]));
-        }
-        return sb.toString();
     }
 }

@@ -224,11 +224,16 @@ class CliTest {
         Path out = dir.resolve("demo");
         Run r = run("demo", "--queries", "40,20,20", "--epochs", "2", "--out", out.toString());
         assertEquals(0, r.code(), r.err());
+        String results = Files.readString(out.resolve("results.md"));
+        assertTrue(r.out().contains(results), "the report printed is the report written");
         for (String loss : new String[] {"ndcg-type3", "approx-ndcg", "lambdarank", "ranknet"}) {
-            assertTrue(r.out().contains("| " + loss + " |"), loss);
+            assertTrue(results.lines().filter(line -> line.startsWith("| " + loss + " ")).count() == 2,
+                    loss + " has a row in the metric table and in the timing table");
             assertTrue(Files.exists(out.resolve(loss).resolve("model.json")), loss);
         }
-        assertTrue(Files.readString(out.resolve("results.md")).contains("| loss | ndcg@1 |"));
+        assertTrue(results.lines().anyMatch(line -> line.matches("\\| loss +\\| +ndcg@1 \\|.*map@10 \\|")), results);
+        assertTrue(results.contains(" ± ") && results.contains("**"), "intervals and a bold best");
+        assertTrue(results.contains(ComparisonTable.legend()) && results.contains("conventions: "), results);
         assertTrue(Files.size(out.resolve("curves.png")) > 1000);
     }
 
