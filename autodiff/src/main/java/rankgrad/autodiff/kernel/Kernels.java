@@ -53,6 +53,19 @@ public interface Kernels {
     void reluBackwardF32(float[] a, int aOff, float[] g, int gOff, float[] out, int outOff, int n);
 
     /**
+     * One Adam step in place over {@code n} parameters p with gradients g and moments m, v
+     * (Kingma and Ba 2015, Algorithm 1, in PyTorch's arithmetic): with q = shrink p and
+     * h = g + l2 q,
+     * <pre>
+     *   m = beta1 m + (1 - beta1) h,   v = beta2 v + ((1 - beta2) h) h,
+     *   p = q - stepSize m / (sqrt(v) / bc2Sqrt + eps),
+     * </pre>
+     * and each of p, m, v stored as 0 when its result is subnormal. Every operation is rounded on its
+     * own (no fused multiply-add), so every implementation gives the same bits.
+     */
+    void adamF32(float[] p, float[] g, float[] m, float[] v, int n, AdamCoefficients c);
+
+    /**
      * C = op(A) op(B), overwriting C (m x n). op(A) is m x k: A is stored m x k, or k x m when
      * {@code transA}; op(B) is k x n: B is stored k x n, or n x k when {@code transB}.
      * Multi-threaded over blocks of C whose partition depends only on (m, n, k), and each element's

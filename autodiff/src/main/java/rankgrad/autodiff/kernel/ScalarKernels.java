@@ -112,6 +112,29 @@ public final class ScalarKernels implements Kernels {
     }
 
     @Override
+    public void adamF32(float[] p, float[] g, float[] m, float[] v, int n, AdamCoefficients c) {
+        for (int j = 0; j < n; j++) {
+            adamStepF32(p, g, m, v, j, c);
+        }
+    }
+
+    /** {@link #adamF32} of element j alone (also the vector kernel's tail). */
+    static void adamStepF32(float[] p, float[] g, float[] m, float[] v, int j, AdamCoefficients c) {
+        float q = p[j] * c.shrink();
+        float h = g[j] + c.l2() * q;
+        float mj = m[j] * c.beta1() + c.oneMinusBeta1() * h;
+        float vj = v[j] * c.beta2() + c.oneMinusBeta2() * h * h;
+        m[j] = flushSubnormal(mj);
+        v[j] = flushSubnormal(vj);
+        p[j] = flushSubnormal(q - c.stepSize() * (mj / ((float) Math.sqrt(vj) / c.bc2Sqrt() + c.eps())));
+    }
+
+    /** 0 for a subnormal x, x otherwise (what a CPU in flush-to-zero mode stores). */
+    static float flushSubnormal(float x) {
+        return Math.abs(x) < Float.MIN_NORMAL ? 0f : x;
+    }
+
+    @Override
     public void gemmF32(boolean transA, boolean transB, int m, int n, int k, float[] a, float[] b, float[] c) {
         Parallel.forEach(Parallel.tasksFor(m, GEMM_ROWS_PER_TASK), t -> {
             int r0 = t * GEMM_ROWS_PER_TASK;

@@ -245,6 +245,31 @@ public final class VectorKernels implements Kernels {
     }
 
     @Override
+    public void adamF32(float[] p, float[] g, float[] m, float[] v, int n, AdamCoefficients c) {
+        int j = 0;
+        if (worthVectorizing(n)) {
+            FloatVector zero = FloatVector.zero(FLOAT);
+            for (int bound = loopBound(n); j < bound; j += LANES) {
+                FloatVector q = FloatVector.fromArray(FLOAT, p, j).mul(c.shrink());
+                FloatVector h = FloatVector.fromArray(FLOAT, g, j).add(q.mul(c.l2()));
+                FloatVector mj = FloatVector.fromArray(FLOAT, m, j).mul(c.beta1()).add(h.mul(c.oneMinusBeta1()));
+                FloatVector vj = FloatVector.fromArray(FLOAT, v, j).mul(c.beta2()).add(h.mul(c.oneMinusBeta2()).mul(h));
+                FloatVector step = mj.div(vj.lanewise(VectorOperators.SQRT).div(c.bc2Sqrt()).add(c.eps())).mul(c.stepSize());
+                flush(mj, zero).intoArray(m, j);
+                flush(vj, zero).intoArray(v, j);
+                flush(q.sub(step), zero).intoArray(p, j);
+            }
+        }
+        for (; j < n; j++) {
+            ScalarKernels.adamStepF32(p, g, m, v, j, c);
+        }
+    }
+
+    private static FloatVector flush(FloatVector x, FloatVector zero) {
+        return x.blend(zero, x.abs().compare(VectorOperators.LT, Float.MIN_NORMAL));
+    }
+
+    @Override
     public void gemmF32(boolean transA, boolean transB, int m, int n, int k, float[] a, float[] b, float[] c) {
         VectorGemm.gemm(transA, transB, m, n, k, a, b, c);
     }

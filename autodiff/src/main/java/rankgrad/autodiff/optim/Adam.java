@@ -7,6 +7,9 @@ import java.util.Map;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
+import rankgrad.autodiff.kernel.AdamCoefficients;
+import rankgrad.autodiff.kernel.KernelProvider;
+import rankgrad.autodiff.kernel.Kernels;
 
 /**
  * Adam (Kingma and Ba 2015, Algorithm 1) with L2 weight decay as the papers use it (Yu et al. Sec.
@@ -22,7 +25,8 @@ import rankgrad.autodiff.Var;
  * </pre>
  *
  * which is PyTorch's arithmetic (eps added after the bias correction of sqrt(v)). float32
- * parameters are updated in float32 in one fused pass per tensor; gradients are read, never written.
+ * parameters are updated in float32 in one fused pass per tensor by {@link Kernels#adamF32} (SIMD
+ * when available, the same bits either way); gradients are read, never written.
  *
  * <p>Subnormal results (|x| below {@code Float.MIN_NORMAL}, or {@code Double.MIN_NORMAL}) of p, m
  * and v are stored as 0, as a CPU in flush-to-zero mode would: a weight that no longer receives a
@@ -161,24 +165,13 @@ public final class Adam implements Optimizer {
 
     private void updateF32(float[] p, float[] g, float[] m, float[] v, double t) {
         Settings s = settings;
-        float b1 = (float) s.beta1();
-        float b2 = (float) s.beta2();
-        float c1 = (float) (1 - s.beta1());
-        float c2 = (float) (1 - s.beta2());
-        float stepSize = (float) (s.learningRate() / (1 - Math.pow(s.beta1(), t)));
-        float bc2Sqrt = (float) Math.sqrt(1 - Math.pow(s.beta2(), t));
-        float eps = (float) s.eps();
-        float l2 = s.decoupledWeightDecay() ? 0f : (float) s.weightDecay();
-        float shrink = s.decoupledWeightDecay() ? (float) (1 - s.learningRate() * s.weightDecay()) : 1f;
-        for (int j = 0; j < p.length; j++) {
-            float pj = p[j] * shrink;
-            float gj = g[j] + l2 * pj;
-            float mj = m[j] * b1 + c1 * gj;
-            float vj = v[j] * b2 + c2 * gj * gj;
-            m[j] = flush(mj);
-            v[j] = flush(vj);
-            p[j] = flush(pj - stepSize * (mj / ((float) Math.sqrt(vj) / bc2Sqrt + eps)));
-        }
+        boolean decoupled = s.decoupledWeightDecay();
+        KernelProvider.kernels().adamF32(p, g, m, v, p.length, new AdamCoefficients(
+                decoupled ? (float) (1 - s.learningRate() * s.weightDecay()) : 1f,
+                decoupled ? 0f : (float) s.weightDecay(),
+                (float) s.beta1(), (float) (1 - s.beta1()), (float) s.beta2(), (float) (1 - s.beta2()),
+                (float) (s.learningRate() / (1 - Math.pow(s.beta1(), t))), (float) Math.sqrt(1 - Math.pow(s.beta2(), t)),
+                (float) s.eps()));
     }
 
     private void updateF64(double[] p, double[] g, double[] m, double[] v, double t) {
@@ -199,10 +192,6 @@ public final class Adam implements Optimizer {
     }
 
     /** 0 for a subnormal x (see the class comment), x otherwise. */
-    static float flush(float x) {
-        return Math.abs(x) < Float.MIN_NORMAL ? 0f : x;
-    }
-
     static double flush(double x) {
         return Math.abs(x) < Double.MIN_NORMAL ? 0.0 : x;
     }

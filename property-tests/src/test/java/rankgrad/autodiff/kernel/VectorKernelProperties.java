@@ -106,6 +106,44 @@ class VectorKernelProperties {
                 });
     }
 
+    /**
+     * The Adam step rounds every operation on its own in both kernels (no fused multiply-add, IEEE
+     * sqrt and divide), so the vector kernel must give the scalar kernel's bits exactly, subnormal
+     * flushing, infinities and NaN included.
+     */
+    @Test
+    void vectorAdamStepEqualsScalarAdamStepBitForBit() {
+        Gen<Integer> sizes = Generate.pick(List.of(0, 1, L - 1, L, L + 1, 13, 207, 4098));
+        Gen<float[][]> arrays = sizes.flatMap(n -> values(Domain.ALL, n).zip(values(Domain.ALL, n), values(Domain.ALL, n),
+                values(Domain.BOUNDED, n), (p, g, m, v) -> {
+                    for (int i = 0; i < n; i++) {
+                        v[i] = Math.abs(v[i]);
+                    }
+                    return new float[][] {p, g, m, v};
+                }));
+        Gen<AdamCoefficients> coefficients = floats().between(0f, 0.9999f).zip(floats().between(0f, 0.9999f),
+                floats().between(1e-6f, 1f), floats().between(0f, 0.1f), booleans().all(), (b1, b2, lr, decay, decoupled) ->
+                        new AdamCoefficients(decoupled ? 1 - lr * decay : 1f, decoupled ? 0f : decay, b1, 1 - b1, b2, 1 - b2,
+                                lr / (1 - b1 * b1), (float) Math.sqrt(1 - b2 * b2), 1e-8f));
+        qt().withExamples(200).withShrinkCycles(200).forAll(arrays, coefficients).checkAssert((x, c) -> {
+            int n = x[0].length;
+            float[][] scalar = {x[0].clone(), x[1].clone(), x[2].clone(), x[3].clone()};
+            float[][] vector = {x[0].clone(), x[1].clone(), x[2].clone(), x[3].clone()};
+            SCALAR.adamF32(scalar[0], scalar[1], scalar[2], scalar[3], n, c);
+            VECTOR.adamF32(vector[0], vector[1], vector[2], vector[3], n, c);
+            String[] names = {"p", "g", "m", "v"};
+            for (int a = 0; a < 4; a++) {
+                for (int i = 0; i < n; i++) {
+                    int k = a;
+                    int j = i;
+                    assertEquals(Float.floatToIntBits(scalar[a][i]), Float.floatToIntBits(vector[a][i]),
+                            () -> names[k] + "[" + j + "] of " + n + " from p=" + x[0][j] + " g=" + x[1][j] + " m=" + x[2][j]
+                                    + " v=" + x[3][j] + " " + c);
+                }
+            }
+        });
+    }
+
     @Test
     void vectorGemmEqualsScalarGemm() {
         qt().withExamples(80).forAll(shapes(), booleans().all(), booleans().all(), longs().all())
