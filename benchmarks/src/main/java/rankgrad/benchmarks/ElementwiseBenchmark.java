@@ -13,13 +13,15 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import rankgrad.autodiff.kernel.AdamCoefficients;
 import rankgrad.autodiff.kernel.KernelProvider;
 import rankgrad.autodiff.kernel.Kernels;
 import rankgrad.autodiff.kernel.VectorKernels;
 
 /**
- * Elementwise sigmoid and exp over 2^20 floats, Vector API kernels against the scalar reference
- * (single-threaded: these kernels run inside ops that are already split over rows).
+ * Elementwise sigmoid, exp and one Adam step over 2^20 floats, Vector API kernels against the
+ * scalar reference (single-threaded: these kernels run inside ops that are already split over rows,
+ * and an optimizer step is one pass per parameter tensor).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -31,7 +33,7 @@ public class ElementwiseBenchmark {
     private static final int N = 1 << 20;
 
     /** Which function. */
-    @Param({"sigmoid", "exp"})
+    @Param({"sigmoid", "exp", "adam"})
     public String op;
 
     /** vector: {@link VectorKernels}; scalar: {@code ScalarKernels}. */
@@ -41,6 +43,11 @@ public class ElementwiseBenchmark {
     private Kernels kernels;
     private float[] x;
     private float[] y;
+    private float[] m;
+    private float[] v;
+    /** Yu's Adam: lr 1e-3, L2 1e-3, betas (0.9, 0.999), at step 100. */
+    private final AdamCoefficients adam = new AdamCoefficients(1f, 1e-3f, 0.9f, 0.1f, 0.999f, 0.001f,
+            (float) (1e-3 / (1 - Math.pow(0.9, 100))), (float) Math.sqrt(1 - Math.pow(0.999, 100)), 1e-8f);
 
     /** Inputs uniform in [-20, 20): both branches of the stable sigmoid, no overflow in exp. */
     @Setup
@@ -53,8 +60,12 @@ public class ElementwiseBenchmark {
         SplittableRandom rnd = new SplittableRandom(42);
         x = new float[N];
         y = new float[N];
+        m = new float[N];
+        v = new float[N];
         for (int i = 0; i < N; i++) {
             x[i] = (float) rnd.nextDouble(-20, 20);
+            y[i] = (float) rnd.nextDouble(-1, 1);
+            v[i] = 1e-4f;
         }
     }
 
@@ -64,7 +75,9 @@ public class ElementwiseBenchmark {
         switch (op) {
             case "sigmoid" -> kernels.sigmoidF32(x, 0, y, 0, N);
             case "exp" -> kernels.expF32(x, 0, y, 0, N);
-            default -> throw new IllegalArgumentException("op=" + op + ": use sigmoid or exp");
+            // Parameters y with gradients x in [-20, 20): the moments stay normal from call to call.
+            case "adam" -> kernels.adamF32(y, x, m, v, N, adam);
+            default -> throw new IllegalArgumentException("op=" + op + ": use sigmoid, exp or adam");
         }
         return y;
     }
