@@ -50,19 +50,19 @@ final class GenerateCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--queries needs three counts: train,vali,test");
         }
-        int d = features != null ? features : kind == Kind.cubic ? 50 : 1;
-        if (d < 1 || docs < 1 || Arrays.stream(queries).anyMatch(q -> q < 0)) {
+        int featureCount = features != null ? features : kind == Kind.cubic ? 50 : 1;
+        if (featureCount < 1 || docs < 1 || Arrays.stream(queries).anyMatch(q -> q < 0)) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--features and --docs must be >= 1 and --queries >= 0");
         }
-        CubicData cubic = kind == Kind.cubic ? CubicData.create(d, seed) : null;
+        CubicData cubic = kind == Kind.cubic ? CubicData.create(featureCount, seed) : null;
         String[] names = {"train", "vali", "test"};
         Path fold = out.resolve("Fold1");
         for (int i = 0; i < 3; i++) {
             Path file = fold.resolve(names[i] + ".txt");
             long sampleSeed = seed * 31 + i + 1;
             Dataset data = cubic != null ? cubic.sample(file.toString(), queries[i], docs, sampleSeed)
-                    : UniformData.sample(file.toString(), queries[i], docs, d, sampleSeed);
+                    : UniformData.sample(file.toString(), queries[i], docs, featureCount, sampleSeed);
             LetorWriter.write(data, file);
             spec.commandLine().getOut().print(DatasetStats.of(data).report());
         }
