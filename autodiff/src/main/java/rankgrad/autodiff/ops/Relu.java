@@ -21,18 +21,14 @@ public final class Relu implements Op<Tensor> {
     @Override
     public Result<Tensor> forward(Tensor... in) {
         Tensor x = in[0];
-        Tensor y = Tensor.zerosLike(x);
         if (x.dtype() == DType.F32) {
-            Kernels k = KernelProvider.kernels();
-            float[] xs = x.f32();
-            float[] ys = y.f32();
-            ElementChunks.forEach(xs.length, (from, to) -> k.reluF32(xs, from, ys, from, to - from));
-        } else {
-            double[] xs = x.f64();
-            double[] ys = y.f64();
-            for (int i = 0; i < xs.length; i++) {
-                ys[i] = xs[i] > 0 ? xs[i] : 0.0;
-            }
+            return Op.result(Unary.mapF32(x, KernelProvider.kernels()::reluF32), x);
+        }
+        Tensor y = Tensor.zerosLike(x);
+        double[] xs = x.f64();
+        double[] ys = y.f64();
+        for (int i = 0; i < xs.length; i++) {
+            ys[i] = xs[i] > 0 ? xs[i] : 0.0;
         }
         return Op.result(y, x);
     }

@@ -29,11 +29,7 @@ public final class Sigmoid implements Op<Tensor> {
             Tensor y = Unary.map(x, ScalarKernels::sigmoid);
             return Op.result(y, y);
         }
-        Tensor y = Tensor.zerosLike(x);
-        Kernels k = KernelProvider.kernels();
-        float[] xs = x.f32();
-        float[] ys = y.f32();
-        ElementChunks.forEach(xs.length, (from, to) -> k.sigmoidF32(xs, from, ys, from, to - from));
+        Tensor y = Unary.mapF32(x, KernelProvider.kernels()::sigmoidF32);
         return Op.result(y, y);
     }
 

@@ -24,11 +24,7 @@ public final class Tanh implements Op<Tensor> {
             Tensor y = Unary.map(x, Math::tanh);
             return Op.result(y, y);
         }
-        Tensor y = Tensor.zerosLike(x);
-        Kernels k = KernelProvider.kernels();
-        float[] xs = x.f32();
-        float[] ys = y.f32();
-        ElementChunks.forEach(xs.length, (from, to) -> k.tanhF32(xs, from, ys, from, to - from));
+        Tensor y = Unary.mapF32(x, KernelProvider.kernels()::tanhF32);
         return Op.result(y, y);
     }
 

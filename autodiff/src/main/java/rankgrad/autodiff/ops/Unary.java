@@ -6,9 +6,10 @@ import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Tensor;
 
 /**
- * The elementwise loops of the unary primitives that have no kernel of their own. Float32 values
- * are widened, computed in double and rounded once, so each result is within one float32 rounding
- * of the exact function value.
+ * The elementwise loops of the unary primitives. {@link #map} and {@link #zip} serve those without
+ * a kernel: float32 values are widened, computed in double and rounded once, so each result is
+ * within one float32 rounding of the exact function value. {@link #mapF32} runs a float32 kernel
+ * over parallel chunks.
  */
 final class Unary {
 
@@ -31,6 +32,21 @@ final class Unary {
                 o[i] = f.applyAsDouble(xs[i]);
             }
         }
+        return out;
+    }
+
+    /** A float32 elementwise kernel such as {@code Kernels::sigmoidF32}. */
+    @FunctionalInterface
+    interface F32Kernel {
+        void apply(float[] a, int aOff, float[] out, int outOff, int n);
+    }
+
+    /** out = kernel(x) for a float32 tensor, in chunks spread over the worker threads. */
+    static Tensor mapF32(Tensor x, F32Kernel kernel) {
+        Tensor out = Tensor.zerosLike(x);
+        float[] xs = x.f32();
+        float[] o = out.f32();
+        ElementChunks.forEach(xs.length, (from, to) -> kernel.apply(xs, from, o, from, to - from));
         return out;
     }
 
