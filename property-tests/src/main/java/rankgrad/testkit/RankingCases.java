@@ -116,19 +116,26 @@ public final class RankingCases {
         if (maxQueries < 1 || maxDocs < 1) {
             throw new IllegalArgumentException("need maxQueries >= 1 and maxDocs >= 1, got " + maxQueries + ", " + maxDocs);
         }
+        // The shape is drawn first and in full (maxQueries sizes and flags, used or not), so every
+        // shape draw keeps its place in the stream while QuickTheories shrinks any other one: one
+        // query can lose documents without shifting the next query's size.
         int queries = (int) in.next(Constraint.between(1, maxQueries));
+        long seed = in.next(Constraint.between(0, Integer.MAX_VALUE));
+        int[] sizes = new int[maxQueries];
+        boolean[] noRelevant = new boolean[maxQueries];
+        for (int q = 0; q < maxQueries; q++) {
+            sizes[q] = (int) in.next(Constraint.between(0, maxDocs));
+            noRelevant[q] = in.next(Constraint.between(0, NO_RELEVANT_ONE_IN - 1)) == NO_RELEVANT_ONE_IN - 1;
+        }
         float[][] labels = new float[queries][];
         double[][] values = new double[queries][];
         for (int q = 0; q < queries; q++) {
-            int m = (int) in.next(Constraint.between(0, maxDocs));
-            boolean noRelevant = in.next(Constraint.between(0, NO_RELEVANT_ONE_IN - 1)) == NO_RELEVANT_ONE_IN - 1;
-            labels[q] = new float[m];
-            for (int i = 0; i < m; i++) {
-                labels[q][i] = noRelevant ? 0 : in.next(Constraint.between(0, MAX_GRADE));
+            labels[q] = new float[sizes[q]];
+            for (int i = 0; i < sizes[q]; i++) {
+                labels[q][i] = noRelevant[q] ? 0 : in.next(Constraint.between(0, MAX_GRADE));
             }
-            values[q] = scores.draw(in, m);
+            values[q] = scores.draw(in, sizes[q]);
         }
-        long seed = in.next(Constraint.between(0, Integer.MAX_VALUE));
         return RankingCase.of(labels, values, seed);
     }
 
