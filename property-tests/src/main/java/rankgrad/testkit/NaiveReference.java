@@ -26,7 +26,11 @@ public final class NaiveReference {
         return 1.0 / (1.0 + Math.exp(-x));
     }
 
-    /** Yu Eq. 12 with sigma^+ the step and ties rectified by p: 1 - sigma^+ = [s_j > s_i or (tie and p_j > p_i)]. */
+    /**
+     * Exact twin-sigmoid ranks by Yu Eq. 12, pair by pair: r_i = 1 + #{j != i : s_j &gt; s_i, or s_j == s_i
+     * and p_j &gt; p_i}, with sigma^+ the step and ties broken by the permutation p of 0..m-1 (the higher
+     * p ranks first among tied documents).
+     */
     public static int[] twinSigmoidRanks(double[] s, int[] p) {
         int m = s.length;
         int[] r = new int[m];

@@ -14,8 +14,8 @@ import org.quicktheories.impl.Constraint;
  * (so batches are ragged, and empty and one-document queries occur), labels that are grades 0 to 4,
  * one query in eight with no relevant document at all (every label 0), the scores of the
  * generator's kind (below, all float32 values), and a seed. Every number comes from QuickTheories'
- * randomness source, so a failing case shrinks towards one query, few documents, label 0, score 0
- * and seed 0, and is printed with the seed that reproduces the run.
+ * randomness source, so a failing case shrinks towards few queries, few documents, label 0, score
+ * 0 and seed 0, and is printed with the seed that reproduces the run.
  *
  * <table>
  *   <caption>Score kinds</caption>
