@@ -55,7 +55,7 @@ class TrainerTest {
 
     static double testNdcg(RankingModel model) {
         Dataset t = model.normalize(TEST);
-        return NDCG5.evaluate(Trainer.scoreNormalized(model, t), t.labelBatch(t.allQueries()), MetricConventions.defaults()).mean();
+        return NDCG5.evaluate(model.scorer().scoreNormalized(t), t.labelBatch(t.allQueries()), MetricConventions.defaults()).mean();
     }
 
     static double randomNdcg() {
@@ -162,7 +162,7 @@ class TrainerTest {
         double kept = testNdcg(model);
         assertFalse(Double.isNaN(kept));
         Dataset v = model.normalize(VALID);
-        double validNow = NDCG5.evaluate(Trainer.scoreNormalized(model, v), v.labelBatch(v.allQueries()),
+        double validNow = NDCG5.evaluate(model.scorer().scoreNormalized(v), v.labelBatch(v.allQueries()),
                 MetricConventions.defaults()).mean();
         assertEquals(r.bestValidation(), validNow, 0.0, "the model holds the best epoch's weights");
     }
