@@ -64,11 +64,10 @@ final class JsonFields {
 
     /** A whole number in [min, max]. */
     long integer(String key, long min, long max) {
-        double d = number(key);
-        if (d != Math.rint(d) || d < min || d > max) {
-            throw bad(key, "a whole number from " + min + " to " + max);
+        if (!(values.get(key) instanceof Double d) || d != Math.rint(d) || d < min || d > max) {
+            throw bad(key, "a whole number " + (max >= Integer.MAX_VALUE ? ">= " + min : "from " + min + " to " + max));
         }
-        return (long) d;
+        return d.longValue();
     }
 
     int integer(String key) {
