@@ -151,10 +151,11 @@ public record Checkpoint(RunFingerprint run, int epochsDone, long step, int best
                         + history.size() + " in the history, best epoch " + bestEpoch + ")");
             }
             String stop = c.stringOrNull("stop");
-            return new Checkpoint(new RunFingerprint(run), epochsDone, c.integer("step", 0, Long.MAX_VALUE), bestEpoch, c.numberOr("bestValidation", Double.NEGATIVE_INFINITY), c.integer("badEpochs"),
+            return new Checkpoint(new RunFingerprint(run), epochsDone, c.integer("step", 0, Long.MAX_VALUE), bestEpoch,
+                    c.numberOr("bestValidation", Double.NEGATIVE_INFINITY), c.integer("badEpochs"),
                     stop == null ? null : stop(stop), c.stringOrNull("message"), history,
-                    ModelFile.readTensors(c.raw("weights"), "weights"), ModelFile.readTensors(c.raw("optimizer"), "optimizer"),
-                    ModelFile.readTensors(c.raw("best"), "best"));
+                    ModelFile.readTensors(c.raw("weights"), "weights"),
+                    ModelFile.readTensors(c.raw("optimizer"), "optimizer"), ModelFile.readTensors(c.raw("best"), "best"));
         } catch (IllegalArgumentException e) {
             throw damaged(file, e.getMessage(), e);
         }
