@@ -87,13 +87,13 @@ final class AlphaExperiment {
             TrainingResult r = Trainer.of(config).fit(model, ApproxNdcgLoss.of(alpha), train, valid, new TrainingListener() {
             });
             double seconds = (System.nanoTime() - started) / 1e9;
-            Dataset va = model.normalize(valid);
-            float[] scores = Trainer.scoreNormalized(model, va);
+            float[] scores = model.scorer().score(valid);
             double[] means = new double[METRICS.size()];
             for (int i = 0; i < means.length; i++) {
-                means[i] = METRICS.get(i).evaluate(scores, va.labelBatch(va.allQueries()), MetricConventions.defaults()).mean();
+                means[i] = METRICS.get(i).evaluate(scores, valid.labelBatch(valid.allQueries()), MetricConventions.defaults())
+                        .mean();
             }
-            double[] perQuery = METRICS.get(SELECTION).perQuery(scores, va.labelBatch(va.allQueries()),
+            double[] perQuery = METRICS.get(SELECTION).perQuery(scores, valid.labelBatch(valid.allQueries()),
                     MetricConventions.defaults());
             rows.add(new Row(alpha, means, perQuery, r.bestEpoch(), seconds));
             log.printf(Locale.ROOT, "alpha %5s  valid ndcg@1 %.4f  ndcg@5 %.4f  ndcg@10 %.4f  (epoch %d, %.1fs)%n",

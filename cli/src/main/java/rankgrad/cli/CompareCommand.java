@@ -11,8 +11,8 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import rankgrad.autodiff.Parallel;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.Folds;
@@ -21,11 +21,10 @@ import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.loss.Losses;
 import rankgrad.ltr.metric.Metric;
-import rankgrad.ltr.metric.MetricConventions;
-import rankgrad.ltr.model.Architectures;
 import rankgrad.ltr.model.RankingModel;
-import rankgrad.ltr.train.Trainer;
+import rankgrad.ltr.train.RunLock;
 import rankgrad.ltr.train.TrainingConfig;
+import rankgrad.ltr.train.TrainingResult;
 
 /**
  * {@code rankgrad compare}: the same network trained with several losses on each cross-validation
@@ -34,15 +33,14 @@ import rankgrad.ltr.train.TrainingConfig;
  */
 @Command(name = "compare", mixinStandardHelpOptions = true, showDefaultValues = true,
         description = {"Train the same network (same seed) with each loss on each fold DIR/FoldK/{train,vali,test}.txt,"
-                + " select the epoch on validation NDCG@5, and compare the losses on the pooled test queries: mean with 95%%"
+                + " select the epoch on the validation --metric, and compare the losses on the pooled test queries: mean with 95%%"
                 + " confidence interval, the best per column in bold, " + ComparisonTable.WORSE + " on results significantly"
                 + " worse than the best (Wilcoxon signed-rank, p < 0.01).",
             "Writes OUT/compare.md, OUT/compare.csv and OUT/FoldK/<loss>/ (model.json, metrics.csv, curves.png,"
-                + " checkpoint.json: a killed comparison resumes). The gradient-free spsa:F and fdsa are not supported here"
+                + " checkpoint.json: a killed comparison resumes, a different one is refused). Exit code 1 when a run"
+                + " diverged (the table then uses its best epoch before and says so). The gradient-free spsa:F and fdsa are not supported here"
                 + " (use train)."})
 final class CompareCommand implements Callable<Integer> {
-    private static final String SELECTION = "ndcg@5";
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -56,31 +54,8 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--folds", defaultValue = "1..5", description = "folds to run: 1..5, 1,3 or 2")
     String folds;
 
-    @Option(names = "--model", defaultValue = "R4.L", description = "the network every loss trains: linear, R5, CE5, R4.L,"
-            + " CE4.L, B64..B1024")
-    String model;
-
-    @Option(names = "--epochs", defaultValue = "100", description = "epochs per run")
-    int epochs;
-
-    @Option(names = "--lr", defaultValue = "0.001", description = "Adam learning rate")
-    double lr;
-
-    @Option(names = "--l2", defaultValue = "0.001", description = "L2 weight decay")
-    double l2;
-
-    @Option(names = "--batch-queries", defaultValue = "64", description = "queries per mini-batch")
-    int batchQueries;
-
-    @Option(names = "--seed", defaultValue = "1", description = "seed of the weights, the batch order and the tie-breaks"
-            + " (the same for every loss and fold)")
-    long seed;
-
-    @Option(names = "--patience", defaultValue = "20", description = "epochs without improvement before stopping (0 = never)")
-    int patience;
-
-    @Option(names = "--threads", description = "worker threads (default: all processors; results do not depend on it)")
-    Integer threads;
+    @Mixin
+    TrainingOptions training;
 
     @Option(names = "--metrics", defaultValue = "ndcg@1,3,5,10,20,map@1,3,5,10,20",
             description = "table columns; a bare cutoff repeats the metric before it")
@@ -89,23 +64,30 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "compare-out", description = "output folder")
     Path out;
 
+    /** The runs that diverged: their rows use the best epoch before the divergence, and the command exits with 1. */
+    private final List<String> diverged = new ArrayList<>();
+
     @Override
     public Integer call() throws Exception {
+        training.validate();
         List<String> lossNames = parseLosses();
         int[] foldNumbers = parseFolds();
         List<Metric> columns = parseMetrics();
-        String architecture = parseModel();
-        TrainingConfig config = parseConfig();
-        if (threads != null) {
-            if (threads < 1) {
-                throw bad("--threads must be >= 1, got " + threads);
-            }
-            Parallel.setThreads(threads);
-        }
+        OutputFolder.check(spec.commandLine(), "--out", out);
         List<Folds> files = new ArrayList<>();
         for (int k : foldNumbers) {
             files.add(Folds.of(data, k));
         }
+        training.applyThreads();
+        try (RunLock lock = RunLock.acquire(out)) {
+            return compare(lossNames, foldNumbers, files, columns);
+        }
+    }
+
+    private int compare(List<String> lossNames, int[] foldNumbers, List<Folds> files, List<Metric> columns)
+            throws IOException {
+        String architecture = training.architecture();
+        TrainingConfig config = training.config();
         PrintWriter o = spec.commandLine().getOut();
         List<double[][][]> perFold = new ArrayList<>();
         int testQueries = 0;
@@ -127,13 +109,16 @@ final class CompareCommand implements Callable<Integer> {
                 + Arrays.stream(foldNumbers).mapToObj(Integer::toString).collect(Collectors.joining(", "));
         String report = String.format(Locale.ROOT, "Test queries of %s of %s (%d in all, %s with a relevant document),"
                 + " model %s, %d epochs, seed %d, epoch selected on validation %s.%n%n%s%n%s%nconventions: %s%n", foldText,
-                data, testQueries, table.queries(), architecture, epochs, seed, SELECTION, table.markdown(),
-                ComparisonTable.legend(), MetricConventions.defaults().describe());
+                data, testQueries, table.queries(), architecture, config.epochs(), config.seed(), config.selection(),
+                table.markdown(), ComparisonTable.legend(), config.conventions().describe());
+        for (String d : diverged) {
+            report += "diverged (its row uses the best epoch before): " + d + System.lineSeparator();
+        }
         AtomicWrite.writeString(out.resolve("compare.md"), report);
         AtomicWrite.writeString(out.resolve("compare.csv"), table.csv());
         o.printf("%n%s%nwrote %s, %s and one folder per fold and loss (model.json, metrics.csv, curves.png)%n", report,
                 out.resolve("compare.md"), out.resolve("compare.csv"));
-        return 0;
+        return diverged.isEmpty() ? 0 : 1;
     }
 
     /**
@@ -150,20 +135,23 @@ final class CompareCommand implements Callable<Integer> {
                     + fold.train() + " (" + tr.features() + ")");
         }
         double[][][] values = new double[lossNames.size()][columns.size()][];
+        Normalization normalization = Normalization.byName(training.normalization, tr);
         for (int l = 0; l < lossNames.size(); l++) {
             String loss = lossNames.get(l);
-            RankingModel m = RankingModel.create(architecture, tr.features(), new Normalization.QueryZScore(), seed);
+            RankingModel m = RankingModel.create(architecture, tr.features(), normalization, config.seed());
             o.printf(Locale.ROOT, "%n== fold %d, %s: %s (%d parameters), %d train / %d valid / %d test queries%n", k, loss,
                     architecture, m.network().parameterCount(), tr.size(), va.size(), te.size());
             TrainingRun.Outcome outcome = TrainingRun.execute(m, loss, config, tr, va, te,
-                    out.resolve("Fold" + k).resolve(folderName(loss)), new Progress(o, System.console() != null, epochs,
-                            SELECTION));
+                    out.resolve("Fold" + k).resolve(folderName(loss)), new Progress(o, System.console() != null,
+                            config.epochs(), config.selection().toString()), training.fresh);
             o.println(outcome.result().message());
-            Dataset t = m.normalize(te);
-            float[] scores = Trainer.scoreNormalized(m, t);
-            QueryBatch batch = t.labelBatch(t.allQueries());
+            if (outcome.result().stop() == TrainingResult.Stop.DIVERGED) {
+                diverged.add("fold " + k + ", " + loss + ": " + outcome.result().message());
+            }
+            float[] scores = m.scorer().score(te);
+            QueryBatch batch = te.labelBatch(te.allQueries());
             for (int c = 0; c < columns.size(); c++) {
-                values[l][c] = columns.get(c).perQuery(scores, batch, MetricConventions.defaults());
+                values[l][c] = columns.get(c).perQuery(scores, batch, config.conventions());
             }
         }
         return values;
@@ -186,7 +174,7 @@ final class CompareCommand implements Callable<Integer> {
                         + " 'rankgrad train --loss " + name + "'");
             }
             try {
-                Losses.parse(name, seed, epochs);
+                Losses.parse(name, training.seed, training.epochs);
             } catch (IllegalArgumentException e) {
                 throw bad("--losses: " + e.getMessage());
             }
@@ -214,19 +202,6 @@ final class CompareCommand implements Callable<Integer> {
             return MetricList.parse(metrics);
         } catch (IllegalArgumentException e) {
             throw bad("--metrics: " + e.getMessage());
-        }
-    }
-
-    private String parseModel() {
-        return Architectures.names().stream().filter(n -> n.equalsIgnoreCase(model)).findFirst()
-                .orElseThrow(() -> bad("--model: unknown '" + model + "'; choose one of " + Architectures.names()));
-    }
-
-    private TrainingConfig parseConfig() {
-        try {
-            return new TrainingConfig(epochs, lr, l2, batchQueries, seed, patience, Metric.parse(SELECTION), null);
-        } catch (IllegalArgumentException e) {
-            throw bad(e.getMessage());
         }
     }
 

@@ -60,7 +60,7 @@ final class Curves {
             }
         }
         if (withObjective) {
-            Plots.write(png, tmp -> BitmapEncoder.saveBitmap(List.of(loss, metric), 1, 2, tmp, BitmapEncoder.BitmapFormat.PNG));
+            Plots.write(png, out -> BitmapEncoder.saveBitmap(List.of(loss, metric), 1, 2, out, BitmapEncoder.BitmapFormat.PNG));
         } else {
             Plots.save(metric, png);
         }

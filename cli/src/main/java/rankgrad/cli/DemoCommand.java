@@ -1,5 +1,6 @@
 package rankgrad.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,8 +17,9 @@ import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.metric.Metric;
 import rankgrad.ltr.metric.MetricConventions;
+import rankgrad.ltr.model.Architectures;
 import rankgrad.ltr.model.RankingModel;
-import rankgrad.ltr.train.Trainer;
+import rankgrad.ltr.train.RunLock;
 import rankgrad.ltr.train.TrainingConfig;
 
 /**
@@ -49,11 +51,31 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "demo-out", description = "output folder")
     Path out;
 
+    @Option(names = "--fresh", description = "discard the checkpoints of an earlier demo in the output folder and train"
+            + " from the start (without it, the same demo resumes and a different one is refused)")
+    boolean fresh;
+
     @Override
     public Integer call() throws Exception {
         if (queries.length != 3) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--queries needs three counts: train,vali,test");
         }
+        if (epochs < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--epochs must be >= 1, got " + epochs);
+        }
+        String architecture;
+        try {
+            architecture = Architectures.canonical(model);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--model: " + e.getMessage());
+        }
+        OutputFolder.check(spec.commandLine(), "--out", out);
+        try (RunLock lock = RunLock.acquire(out)) {
+            return demo(architecture);
+        }
+    }
+
+    private int demo(String architecture) throws IOException {
         PrintWriter o = spec.commandLine().getOut();
         CubicData gen = CubicData.paper(seed);
         Dataset train = gen.sample("cubic train", queries[0], 50, seed * 31 + 1);
@@ -67,24 +89,24 @@ final class DemoCommand implements Callable<Integer> {
         StringBuilder timing = new StringBuilder("| loss | best epoch | seconds |\n|:--|--:|--:|\n");
         for (int l = 0; l < LOSSES.size(); l++) {
             String loss = LOSSES.get(l);
-            o.printf("%n== %s on %s, %d epochs%n", loss, model, epochs);
-            RankingModel m = RankingModel.create(model, train.features(), new Normalization.QueryZScore(), seed);
+            o.printf("%n== %s on %s, %d epochs%n", loss, architecture, epochs);
+            RankingModel m = RankingModel.create(architecture, train.features(), new Normalization.QueryZScore(), seed);
             long started = System.nanoTime();
             TrainingRun.Outcome outcome = TrainingRun.execute(m, loss, config, train, valid, test, out.resolve(loss),
-                    new Progress(o, System.console() != null, epochs, "ndcg@5"));
+                    new Progress(o, System.console() != null, epochs, "ndcg@5"), fresh);
             double seconds = (System.nanoTime() - started) / 1e9;
             runs.add(outcome.curves());
-            Dataset t = m.normalize(test);
-            float[] scores = Trainer.scoreNormalized(m, t);
+            float[] scores = m.scorer().score(test);
             for (int i = 0; i < metrics.size(); i++) {
-                perQuery[l][i] = metrics.get(i).perQuery(scores, t.labelBatch(t.allQueries()), MetricConventions.defaults());
+                perQuery[l][i] = metrics.get(i).perQuery(scores, test.labelBatch(test.allQueries()),
+                        MetricConventions.defaults());
             }
             timing.append(String.format(Locale.ROOT, "| %s | %d | %.0f |%n", loss, outcome.result().bestEpoch(), seconds));
         }
         ComparisonTable table = ComparisonTable.of(LOSSES, METRICS, perQuery);
         String report = String.format(Locale.ROOT, "Test set of %d queries (%s with a relevant document), model %s, %d epochs,"
                 + " seed %d, epoch selected on validation ndcg@5.%n%n%s%n%s%nconventions: %s%n%n%s", test.size(),
-                table.queries(), model, epochs, seed, table.markdown(), ComparisonTable.legend(),
+                table.queries(), architecture, epochs, seed, table.markdown(), ComparisonTable.legend(),
                 MetricConventions.defaults().describe(), timing);
         o.printf("%n%s", report);
         AtomicWrite.writeString(out.resolve("results.md"), report);

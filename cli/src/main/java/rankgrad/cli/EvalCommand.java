@@ -1,5 +1,6 @@
 package rankgrad.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,8 +18,8 @@ import rankgrad.ltr.metric.MetricConventions;
 import rankgrad.ltr.metric.NoRelevantPolicy;
 import rankgrad.ltr.metric.Ties;
 import rankgrad.ltr.model.ModelFile;
+import rankgrad.ltr.model.NonFiniteScoreException;
 import rankgrad.ltr.model.RankingModel;
-import rankgrad.ltr.train.Trainer;
 
 /** {@code rankgrad eval}: exact metrics of a model on a LETOR file. */
 @Command(name = "eval", mixinStandardHelpOptions = true, showDefaultValues = true,
@@ -47,6 +48,10 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--ties", defaultValue = "STABLE", description = "tied scores: ${COMPLETION-CANDIDATES}")
     Ties ties;
 
+    @Option(names = "--ymax", defaultValue = "4", description = "the grade scale's maximum, for ERR and nERR:"
+            + " R(y) = (2^y - 1) / 2^ymax")
+    double ymax;
+
     @Override
     public Integer call() throws Exception {
         List<Metric> list;
@@ -55,12 +60,19 @@ final class EvalCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--metrics: " + e.getMessage());
         }
+        if (!(ymax > 0) || !Double.isFinite(ymax)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--ymax must be a finite number > 0, got " + ymax);
+        }
         RankingModel m = ModelFile.read(model);
-        Dataset raw = LetorReader.read(data, m.features());
-        Dataset d = m.normalize(raw);
-        float[] scores = Trainer.scoreNormalized(m, d);
+        Dataset d = LetorReader.read(data, m.features());
+        float[] scores;
+        try {
+            scores = m.scorer().score(d);
+        } catch (NonFiniteScoreException e) {
+            throw new IOException(model + " on " + data + ": " + e.getMessage(), e);
+        }
         QueryBatch batch = d.labelBatch(d.allQueries());
-        MetricConventions conv = MetricConventions.defaults().withTies(ties).withNoRelevant(noRelevant);
+        MetricConventions conv = MetricConventions.defaults().withTies(ties).withNoRelevant(noRelevant).withYmax(ymax);
         PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "%s on %s (%d queries, %d documents)%n", model, data, d.size(), d.documents());
         out.println("conventions: " + conv.describe());

@@ -19,7 +19,7 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (see rankgrad --help)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required");
     }
 
     public static void main(String[] args) {

@@ -1,23 +1,23 @@
 package rankgrad.cli;
 
 import java.io.IOException;
-import java.nio.file.Files;
+import java.io.OutputStream;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
+import rankgrad.ltr.io.AtomicWrite;
 
 /** Shared plumbing of the PNG charts: a line chart with a legend, and an atomic write. */
 final class Plots {
     private Plots() {
     }
 
-    /** Writes a PNG into a file; given the path to write to, which ends in ".png". */
+    /** Writes a PNG image to a stream. */
     @FunctionalInterface
     interface Encoder {
-        void encode(String pngPath) throws IOException;
+        void encode(OutputStream png) throws IOException;
     }
 
     /** An 800 x 500 line chart with axis titles and the legend inside, lower right. */
@@ -33,19 +33,16 @@ final class Plots {
 
     /** Saves one chart as {@code png}. */
     static void save(XYChart chart, Path png) throws IOException {
-        write(png, tmp -> BitmapEncoder.saveBitmap(chart, tmp, BitmapEncoder.BitmapFormat.PNG));
+        write(png, out -> BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG));
     }
 
     /**
-     * Runs {@code encoder} on a temporary file beside {@code png} and renames it, so a reader never
-     * sees a half-written image.
+     * Writes the image {@code encoder} makes to {@code png} atomically ({@link AtomicWrite}: a
+     * temporary file of its own beside it, then a rename), so a reader never sees a half-written
+     * image and two writers never share a temporary file.
      */
     static void write(Path png, Encoder encoder) throws IOException {
         System.setProperty("java.awt.headless", "true");
-        Path abs = png.toAbsolutePath();
-        Files.createDirectories(abs.getParent());
-        Path tmp = abs.resolveSibling("." + abs.getFileName() + ".tmp.png");
-        encoder.encode(tmp.toString());
-        Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        AtomicWrite.write(png, encoder::encode);
     }
 }

@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 import rankgrad.ltr.data.LetorReader;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.model.ModelFile;
-import rankgrad.ltr.model.RankingModel;
+import rankgrad.ltr.model.Scorer;
 
 /** {@code rankgrad predict}: scores every document of a LETOR file, streaming query by query. */
 @Command(name = "predict", mixinStandardHelpOptions = true, showDefaultValues = true,
@@ -31,7 +31,7 @@ final class PredictCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        RankingModel m = ModelFile.read(model);
+        Scorer m = ModelFile.read(model).scorer();
         long[] count = new long[2];
         AtomicWrite.write(out, stream -> {
             Writer w = new OutputStreamWriter(stream, StandardCharsets.UTF_8);

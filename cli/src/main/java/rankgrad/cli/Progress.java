@@ -1,12 +1,15 @@
 package rankgrad.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import rankgrad.ltr.train.EpochResult;
 
 /**
  * The training progress display: a live bar (epoch, batches, loss, validation metric, ETA) redrawn
- * in place on a terminal, and plain lines, one per epoch, when the output is not a terminal.
+ * in place on a terminal, and plain lines, one per epoch, when the output is not a terminal. A
+ * resumed run first says so and lists the epochs its checkpoint had finished.
  */
 final class Progress {
     private final PrintWriter out;
@@ -15,12 +18,27 @@ final class Progress {
     private final String metric;
     private final long started = System.nanoTime();
     private double lastValid = Double.NaN;
+    /** The fraction of the run done before this process started (a resumed run's checkpoint). */
+    private double doneBefore;
 
     Progress(PrintWriter out, boolean live, int epochs, String metric) {
         this.out = out;
         this.live = live;
         this.epochs = epochs;
         this.metric = metric;
+    }
+
+    void resumed(Path checkpoint, List<EpochResult> done, boolean finished) {
+        if (finished) {
+            out.printf(Locale.ROOT, "%s: this run had finished after %d of %d epochs; its results:%n", checkpoint,
+                    done.size(), epochs);
+        } else {
+            out.printf(Locale.ROOT, "resuming at epoch %d of %d from %s%n", done.size() + 1, epochs, checkpoint);
+        }
+        for (EpochResult r : done) {
+            epoch(r, true);
+        }
+        doneBefore = (double) done.size() / epochs;
     }
 
     void batch(int epoch, int batch, int batches, double loss) {
@@ -36,22 +54,24 @@ final class Progress {
         out.flush();
     }
 
-    void epoch(EpochResult r, double test) {
+    /** One epoch's line; {@code fromCheckpoint} for an epoch an earlier run trained (no time is shown). */
+    void epoch(EpochResult r, boolean fromCheckpoint) {
         lastValid = r.validation();
         if (live) {
             out.print("\r");
         }
-        out.printf(Locale.ROOT, "epoch %3d  loss %.5f  valid %s %.4f%s%s  %.1fs%s%n", r.epoch(), r.trainLoss(), metric,
-                r.validation(), Double.isNaN(test) ? "" : String.format(Locale.ROOT, "  test %.4f", test),
-                r.best() ? " *" : "  ", r.seconds(), live ? "            " : "");
+        out.printf(Locale.ROOT, "epoch %3d  loss %.5f  valid %s %.4f%s%s  %s%s%n", r.epoch(), r.trainLoss(), metric,
+                r.validation(), Double.isNaN(r.test()) ? "" : String.format(Locale.ROOT, "  test %.4f", r.test()),
+                r.best() ? " *" : "  ", fromCheckpoint ? "(checkpoint)" : String.format(Locale.ROOT, "%.1fs", r.seconds()),
+                live ? "            " : "");
         out.flush();
     }
 
     private String eta(double done) {
-        if (done <= 0) {
+        if (done <= doneBefore) {
             return "?";
         }
-        long secs = Math.round((System.nanoTime() - started) / 1e9 * (1 - done) / done);
+        long secs = Math.round((System.nanoTime() - started) / 1e9 * (1 - done) / (done - doneBefore));
         return secs >= 60 ? (secs / 60) + "m" + String.format("%02d", secs % 60) + "s" : secs + "s";
     }
 }

@@ -20,6 +20,7 @@ import rankgrad.ltr.loss.RankNetLoss;
 import rankgrad.ltr.metric.Metric;
 import rankgrad.ltr.metric.MetricConventions;
 import rankgrad.ltr.model.RankingModel;
+import rankgrad.ltr.model.Scorer;
 import rankgrad.ltr.train.Fdsa;
 import rankgrad.ltr.train.Gains;
 import rankgrad.ltr.train.GradientFreeOptimizer;
@@ -207,10 +208,13 @@ final class SpsaExperiment {
     }
 
     private static Row row(String method, RankingModel m, Dataset[] data, String budget) {
-        Dataset test = m.normalize(data[2]);
-        return new Row(method, TrainingRun.evaluate(m, m.normalize(data[0]), NDCG10),
-                TrainingRun.evaluate(m, m.normalize(data[1]), NDCG10), TrainingRun.evaluate(m, test, NDCG10), budget,
-                NDCG10.perQuery(Trainer.scoreNormalized(m, test), test.labelBatch(test.allQueries()), MetricConventions.defaults()));
+        Scorer scorer = m.scorer();
+        return new Row(method, ndcg10(scorer, data[0]), ndcg10(scorer, data[1]), ndcg10(scorer, data[2]), budget,
+                NDCG10.perQuery(scorer.score(data[2]), data[2].labelBatch(data[2].allQueries()), MetricConventions.defaults()));
+    }
+
+    private static double ndcg10(Scorer scorer, Dataset raw) {
+        return NDCG10.evaluate(scorer.score(raw), raw.labelBatch(raw.allQueries()), MetricConventions.defaults()).mean();
     }
 
     /** Part 1's table: objective at the start and at the end of the budget, per method. */

@@ -1,34 +1,37 @@
 package rankgrad.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import rankgrad.autodiff.Parallel;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.LetorReader;
 import rankgrad.ltr.data.Normalization;
+import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.loss.Losses;
 import rankgrad.ltr.metric.Metric;
-import rankgrad.ltr.model.Architectures;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
-import rankgrad.ltr.train.Fdsa;
 import rankgrad.ltr.train.Gains;
 import rankgrad.ltr.train.GradientFreeOptimizer;
 import rankgrad.ltr.train.GradientFreeTrainer;
-import rankgrad.ltr.train.Spsa;
+import rankgrad.ltr.train.RunLock;
 import rankgrad.ltr.train.TrainingConfig;
 import rankgrad.ltr.train.TrainingResult;
 
 /** {@code rankgrad train}: trains a ranker on LETOR files and writes model, metrics and curves. */
 @Command(name = "train", mixinStandardHelpOptions = true, showDefaultValues = true,
-        description = "Train a ranker. Writes OUT/model.json, OUT/metrics.csv, OUT/curves.png; OUT/checkpoint.json"
-                + " lets a killed run resume where it stopped.")
+        description = {"Train a ranker. Writes OUT/model.json, OUT/metrics.csv, OUT/curves.png; OUT/checkpoint.json"
+                + " lets a killed run resume where it stopped (only the same run: the same data and settings).",
+            "One run at a time per OUT. Exit codes: 0 done, 1 failed or diverged (the best model so far is written),"
+                + " 2 bad arguments."})
 final class TrainCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -47,58 +50,30 @@ final class TrainCommand implements Callable<Integer> {
             + " spsa:F, fdsa")
     String loss;
 
-    @Option(names = "--model", defaultValue = "R4.L", description = "linear, R5, CE5, R4.L, CE4.L, B64..B1024")
-    String model;
-
-    @Option(names = "--normalization", defaultValue = "query-zscore",
-            description = "query-zscore (Yu), standardize (exportable to Solr), none")
-    String normalization;
-
-    @Option(names = "--epochs", defaultValue = "100", description = "epochs (iterations for spsa/fdsa)")
-    int epochs;
-
-    @Option(names = "--lr", defaultValue = "0.001", description = "Adam learning rate (step scale a for spsa/fdsa)")
-    double lr;
-
-    @Option(names = "--l2", defaultValue = "0.001", description = "L2 weight decay")
-    double l2;
-
-    @Option(names = "--batch-queries", defaultValue = "64", description = "queries per mini-batch")
-    int batchQueries;
-
-    @Option(names = "--seed", defaultValue = "1", description = "seed of the weights, the batch order and the tie-breaks")
-    long seed;
-
-    @Option(names = "--patience", defaultValue = "20", description = "epochs without improvement before stopping (0 = never)")
-    int patience;
-
-    @Option(names = "--metric", defaultValue = "ndcg@5", description = "validation metric for model selection")
-    String metric;
-
-    @Option(names = "--threads", description = "worker threads (default: all processors; results do not depend on it)")
-    Integer threads;
+    @Mixin
+    TrainingOptions training;
 
     @Option(names = "--out", defaultValue = "rankgrad-out", description = "output folder")
     Path out;
 
     @Override
     public Integer call() throws Exception {
-        Metric selection = parseMetric();
-        if (!Architectures.names().stream().anyMatch(n -> n.equalsIgnoreCase(model))) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--model: unknown '" + model + "'; choose one of "
-                    + Architectures.names());
-        }
-        boolean gradientFree = loss.startsWith("spsa:") || loss.equals("fdsa");
-        if (!gradientFree) {
-            try {
-                Losses.parse(loss, seed, epochs);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--loss: " + e.getMessage());
+        training.validate();
+        boolean gradientFree = GradientFreeOptimizer.isGradientFree(loss);
+        checkLoss(gradientFree);
+        OutputFolder.check(spec.commandLine(), "--out", out);
+        for (Path input : test == null ? List.of(train, valid) : List.of(train, valid, test)) {
+            if (Files.notExists(input)) {
+                throw new NoSuchFileException(input.toString());
             }
         }
-        if (threads != null) {
-            Parallel.setThreads(threads);
+        training.applyThreads();
+        try (RunLock lock = RunLock.acquire(out)) {
+            return train(gradientFree);
         }
+    }
+
+    private int train(boolean gradientFree) throws Exception {
         PrintWriter o = spec.commandLine().getOut();
         Dataset tr = LetorReader.read(train);
         Dataset va = LetorReader.read(valid, tr.features());
@@ -107,45 +82,44 @@ final class TrainCommand implements Callable<Integer> {
             throw new IllegalArgumentException("the validation or test file has more features than the training file ("
                     + tr.features() + ")");
         }
-        Normalization norm = switch (normalization) {
-            case "query-zscore" -> new Normalization.QueryZScore();
-            case "standardize" -> Normalization.Standardization.fit(tr);
-            case "none" -> new Normalization.None();
-            default -> throw new CommandLine.ParameterException(spec.commandLine(), "--normalization: unknown '" + normalization
-                    + "'; choose query-zscore, standardize or none");
-        };
-        RankingModel m = RankingModel.create(Architectures.names().stream().filter(n -> n.equalsIgnoreCase(model)).findFirst()
-                .orElseThrow(), tr.features(), norm, seed);
+        RankingModel m = RankingModel.create(training.architecture(), tr.features(),
+                Normalization.byName(training.normalization, tr), training.seed);
+        Metric selection = training.selection();
         o.printf(Locale.ROOT, "training %s (%d parameters) with %s on %d queries; selecting on valid %s%n", m.architecture(),
                 m.network().parameterCount(), loss, tr.size(), selection);
         if (gradientFree) {
             return gradientFree(m, tr, va, te, selection, o);
         }
-        TrainingConfig config = new TrainingConfig(epochs, lr, l2, batchQueries, seed, patience, selection, null);
-        Progress progress = new Progress(o, System.console() != null, epochs, selection.toString());
-        TrainingResult r = TrainingRun.execute(m, loss, config, tr, va, te, out, progress).result();
+        TrainingConfig config = training.config();
+        Progress progress = new Progress(o, System.console() != null, config.epochs(), selection.toString());
+        TrainingResult r = TrainingRun.execute(m, loss, config, tr, va, te, out, progress, training.fresh).result();
         o.println(r.message());
+        String bestTest = TrainingRun.bestTest(r, selection.toString());
+        if (bestTest != null) {
+            o.println(bestTest);
+        }
         o.printf("wrote %s, %s, %s%n", out.resolve("model.json"), out.resolve("metrics.csv"), out.resolve("curves.png"));
         return r.stop() == TrainingResult.Stop.DIVERGED ? 1 : 0;
     }
 
+    private void checkLoss(boolean gradientFree) {
+        try {
+            if (gradientFree) {
+                GradientFreeOptimizer.parse(loss, Gains.forIterations(training.lr, training.epochs), training.seed);
+            } else {
+                Losses.parse(loss, training.seed, training.epochs);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--loss: " + e.getMessage());
+        }
+    }
+
     private int gradientFree(RankingModel m, Dataset tr, Dataset va, Dataset te, Metric selection, PrintWriter o)
             throws Exception {
-        Gains gains = Gains.spall(lr, 0.05, Math.max(1, epochs / 10));
-        GradientFreeOptimizer opt;
-        if (loss.equals("fdsa")) {
-            opt = Fdsa.of(gains);
-        } else {
-            int f;
-            try {
-                f = Integer.parseInt(loss.substring("spsa:".length()));
-                opt = Spsa.of(f, gains, seed);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--loss: " + loss + ": SPSA:F needs an even F >= 2");
-            }
-        }
-        List<GradientFreeTrainer.Point> curve = GradientFreeTrainer.of(opt, epochs, selection, Math.max(1, epochs / 20))
-                .fit(m, tr, va);
+        GradientFreeOptimizer opt = GradientFreeOptimizer.parse(loss, Gains.forIterations(training.lr, training.epochs),
+                training.seed);
+        List<GradientFreeTrainer.Point> curve = GradientFreeTrainer.of(opt, training.epochs, selection)
+                .withConventions(training.conventions()).fit(m, tr, va);
         StringBuilder csv = new StringBuilder("iteration,evaluations,train_" + selection + ",valid_" + selection + "\n");
         for (GradientFreeTrainer.Point p : curve) {
             csv.append(String.format(Locale.ROOT, "%d,%d,%.6f,%.6f%n", p.iteration(), p.evaluations(), p.train(), p.validation()));
@@ -153,19 +127,12 @@ final class TrainCommand implements Callable<Integer> {
                     p.train(), p.validation());
         }
         if (te != null) {
-            o.printf(Locale.ROOT, "test %s %.4f%n", selection, TrainingRun.evaluate(m, m.normalize(te), selection));
+            o.printf(Locale.ROOT, "test %s %.4f%n", selection, selection.evaluate(m.scorer().score(te),
+                    te.labelBatch(te.allQueries()), training.conventions()).mean());
         }
         ModelFile.write(m, out.resolve("model.json"));
-        rankgrad.ltr.io.AtomicWrite.writeString(out.resolve("metrics.csv"), csv.toString());
+        AtomicWrite.writeString(out.resolve("metrics.csv"), csv.toString());
         o.printf("wrote %s, %s%n", out.resolve("model.json"), out.resolve("metrics.csv"));
         return 0;
-    }
-
-    private Metric parseMetric() {
-        try {
-            return Metric.parse(metric);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--metric: " + e.getMessage());
-        }
     }
 }

@@ -1,19 +1,17 @@
 package rankgrad.cli;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
 import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.loss.Losses;
-import rankgrad.ltr.metric.Metric;
-import rankgrad.ltr.metric.MetricConventions;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
+import rankgrad.ltr.train.CheckpointException;
 import rankgrad.ltr.train.EpochResult;
 import rankgrad.ltr.train.Trainer;
 import rankgrad.ltr.train.TrainingConfig;
@@ -21,11 +19,14 @@ import rankgrad.ltr.train.TrainingListener;
 import rankgrad.ltr.train.TrainingResult;
 
 /**
- * One gradient training run as the commands do it: train with progress, evaluate the test set each
- * epoch, then write {@code model.json}, {@code metrics.csv} and {@code curves.png} into a folder
- * (and keep {@code checkpoint.json} there, so a killed run resumes).
+ * One gradient training run as the commands do it: train with progress (the test set evaluated
+ * each epoch), then write {@code model.json}, {@code metrics.csv} and {@code curves.png} into a
+ * folder, keeping {@code checkpoint.json} there so that a killed run resumes. The caller holds the
+ * folder's {@link rankgrad.ltr.train.RunLock}.
  */
 final class TrainingRun {
+    /** The checkpoint's name in a run's folder. */
+    static final String CHECKPOINT = "checkpoint.json";
 
     /** What a run produced: the trained model (best epoch), the result, its curves. */
     record Outcome(RankingModel model, TrainingResult result, Curves.Run curves) {
@@ -34,54 +35,64 @@ final class TrainingRun {
     private TrainingRun() {
     }
 
+    /**
+     * Trains {@code model} into {@code outDir}, resuming the checkpoint there when it belongs to this
+     * run; {@code fresh} deletes it first. A checkpoint of another run (or a damaged one) stops with
+     * an error that names what differs and how to start over.
+     */
     static Outcome execute(RankingModel model, String lossName, TrainingConfig config, Dataset train, Dataset valid,
-            Dataset test, Path outDir, Progress progress) throws IOException {
+            Dataset test, Path outDir, Progress progress, boolean fresh) throws IOException {
+        Path checkpoint = outDir.resolve(CHECKPOINT);
+        if (fresh) {
+            Files.deleteIfExists(checkpoint);
+        }
         int batches = (train.size() + config.batchQueries() - 1) / config.batchQueries();
         RankingLoss loss = Losses.parse(lossName, config.seed(), config.epochs() * batches);
-        Dataset testNorm = test == null ? null : model.normalize(test);
-        Metric metric = config.selection();
-        Map<Integer, Double> testByEpoch = new HashMap<>();
-        TrainingResult result = Trainer.of(config.withCheckpoint(outDir.resolve("checkpoint.json"))).fit(model, loss, train,
-                valid, new TrainingListener() {
-                    @Override
-                    public void batchDone(int epoch, int batch, int total, double l) {
-                        progress.batch(epoch, batch, total, l);
-                    }
+        TrainingResult result;
+        try {
+            result = Trainer.of(config.withCheckpoint(checkpoint)).fit(model, loss, train, valid, test, new TrainingListener() {
+                @Override
+                public void resumed(Path file, List<EpochResult> done, boolean finished) {
+                    progress.resumed(file, done, finished);
+                }
 
-                    @Override
-                    public void epochDone(EpochResult r) {
-                        double t = testNorm == null ? Double.NaN : evaluate(model, testNorm, metric);
-                        testByEpoch.put(r.epoch(), t);
-                        progress.epoch(r, t);
-                    }
-                });
-        // Built from the whole history, so a resumed run's files cover the epochs before the resume
-        // too (their test values were not measured again: left blank, and no test curve is drawn).
+                @Override
+                public void batchDone(int epoch, int batch, int total, double l) {
+                    progress.batch(epoch, batch, total, l);
+                }
+
+                @Override
+                public void epochDone(EpochResult r) {
+                    progress.epoch(r, false);
+                }
+            });
+        } catch (CheckpointException e) {
+            throw new IOException(e.problem() + "; add --fresh to discard it and train from the start, or write to another"
+                    + " --out", e);
+        }
+        String metric = config.selection().toString();
         Curves.Run curves = new Curves.Run(loss.name());
-        boolean testCurve = testNorm != null && testByEpoch.keySet().containsAll(
-                result.history().stream().map(EpochResult::epoch).toList());
         StringBuilder csv = new StringBuilder("epoch,train_loss,valid_" + metric + (test == null ? "" : ",test_" + metric)
                 + ",best\n");
         for (EpochResult r : result.history()) {
             curves.epochs().add(r.epoch());
             curves.trainLoss().add(r.trainLoss());
             curves.valid().add(r.validation());
-            Double t = testByEpoch.get(r.epoch());
-            if (testCurve) {
-                curves.test().add(t);
+            if (test != null) {
+                curves.test().add(r.test());
             }
             csv.append(String.format(Locale.ROOT, "%d,%.6f,%.6f%s,%s%n", r.epoch(), r.trainLoss(), r.validation(),
-                    testNorm == null ? "" : t == null ? "," : String.format(Locale.ROOT, ",%.6f", t), r.best()));
+                    test == null ? "" : String.format(Locale.ROOT, ",%.6f", r.test()), r.best()));
         }
         ModelFile.write(model, outDir.resolve("model.json"));
         AtomicWrite.writeString(outDir.resolve("metrics.csv"), csv.toString());
-        Curves.write(List.of(curves), metric.toString(), true, outDir.resolve("curves.png"));
+        Curves.write(List.of(curves), metric, true, outDir.resolve("curves.png"));
         return new Outcome(model, result, curves);
     }
 
-    /** The mean of {@code metric} over normalized data, default conventions. */
-    static double evaluate(RankingModel model, Dataset normalized, Metric metric) {
-        return metric.evaluate(Trainer.scoreNormalized(model, normalized), normalized.labelBatch(normalized.allQueries()),
-                MetricConventions.defaults()).mean();
+    /** "test ndcg@5 0.7737 at epoch 5": the test value of the best epoch, or null without one. */
+    static String bestTest(TrainingResult r, String metric) {
+        return r.history().stream().filter(e -> e.epoch() == r.bestEpoch() && !Double.isNaN(e.test())).findFirst()
+                .map(e -> String.format(Locale.ROOT, "test %s %.4f at epoch %d", metric, e.test(), e.epoch())).orElse(null);
     }
 }

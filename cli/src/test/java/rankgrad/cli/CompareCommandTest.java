@@ -24,7 +24,6 @@ import rankgrad.ltr.metric.Metric;
 import rankgrad.ltr.metric.MetricConventions;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
-import rankgrad.ltr.train.Trainer;
 
 class CompareCommandTest {
     private static final String[] LOSSES = {"ndcg-type3", "ranknet", "listnet"};
@@ -111,8 +110,8 @@ class CompareCommandTest {
         int n = 0;
         for (int k = 1; k <= 2; k++) {
             RankingModel m = ModelFile.read(out.resolve("Fold" + k).resolve(loss).resolve("model.json"));
-            Dataset t = m.normalize(LetorReader.read(data.resolve("Fold" + k).resolve("test.txt"), m.features()));
-            for (double v : Metric.parse(metric).perQuery(Trainer.scoreNormalized(m, t), t.labelBatch(t.allQueries()),
+            Dataset t = LetorReader.read(data.resolve("Fold" + k).resolve("test.txt"), m.features());
+            for (double v : Metric.parse(metric).perQuery(m.scorer().score(t), t.labelBatch(t.allQueries()),
                     MetricConventions.defaults())) {
                 if (!Double.isNaN(v)) {
                     sum += v;
@@ -137,8 +136,8 @@ class CompareCommandTest {
             {"--folds", "0..2", "--folds: folds are numbered from 1"},
             {"--folds", "one", "--folds: 'one' is not a fold list"},
             {"--metrics", "ndcg@5,foo@3", "--metrics: "},
-            {"--model", "R7", "--model: unknown 'R7'"},
-            {"--epochs", "0", "epochs and batch size must be >= 1"},
+            {"--model", "R7", "--model: unknown model 'R7'"},
+            {"--epochs", "0", "--epochs must be >= 1, got 0"},
         };
         for (String[] c : cases) {
             Map<String, String> options = new LinkedHashMap<>(Map.of("--losses", "ranknet", "--data", data.toString(), "--folds",

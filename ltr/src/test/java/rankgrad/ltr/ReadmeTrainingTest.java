@@ -36,7 +36,7 @@ class ReadmeTrainingTest {
         TrainingResult result = Trainer.of(config).fit(model, loss, train, valid, TrainingListener.none());
         System.out.println(result.message());
         ModelFile.write(model, modelFile);
-        float[] scores = ModelFile.read(modelFile).score(valid.queries().get(0));
+        float[] scores = ModelFile.read(modelFile).scorer().score(valid.queries().get(0));
         // README:end
         return scores;
     }

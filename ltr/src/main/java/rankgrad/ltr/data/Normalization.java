@@ -11,6 +11,27 @@ import java.util.List;
  */
 public sealed interface Normalization {
 
+    /** The names {@link #byName} accepts, as {@link #kind()} spells them. */
+    static List<String> names() {
+        return List.of("query-zscore", "standardize", "none");
+    }
+
+    /**
+     * The normalization called {@code name} ({@link #names()}); {@code standardize} is fitted on
+     * {@code train} here, the others need no statistics.
+     *
+     * @throws IllegalArgumentException naming the choices, for an unknown name
+     */
+    static Normalization byName(String name, Dataset train) {
+        return switch (name) {
+            case "query-zscore" -> new QueryZScore();
+            case "standardize" -> Standardization.fit(train);
+            case "none" -> new None();
+            default -> throw new IllegalArgumentException("unknown normalization '" + name + "'; choose one of "
+                    + String.join(", ", names()));
+        };
+    }
+
     /** Normalizes one query's features (a new query; the input is not changed). */
     Query apply(Query q);
 

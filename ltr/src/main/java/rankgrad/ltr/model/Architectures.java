@@ -28,19 +28,27 @@ public final class Architectures {
         return List.of("linear", "R5", "CE5", "R4.L", "CE4.L", "B64", "B128", "B256", "B512", "B1024");
     }
 
+    /**
+     * The architecture's name as {@link #names()} spells it, for any capitalization of it ("r4.l"
+     * gives "R4.L").
+     *
+     * @throws IllegalArgumentException naming the choices, for an unknown name
+     */
+    public static String canonical(String name) {
+        return names().stream().filter(n -> n.equalsIgnoreCase(name.strip())).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown model '" + name + "'; choose one of " + names()));
+    }
+
     /** The network called {@code name} over {@code features} inputs, its weights drawn from {@code seed}. */
     public static Mlp.Spec spec(String name, int features, long seed) {
         Mlp.Builder b = Mlp.builder(features).seed(seed).output(1);
-        String n = name.toUpperCase(Locale.ROOT);
+        String n = canonical(name).toUpperCase(Locale.ROOT);
         switch (n) {
             case "LINEAR" -> b.hidden().batchNorm(false).activation(Activation.identity()).init(Init.XAVIER_UNIFORM);
             case "R5", "CE5", "R4.L", "CE4.L" -> b.hidden(100, 100, 100, 100).batchNorm(true)
                     .activation(n.startsWith("CE") ? Activation.celu(1.0) : Activation.relu())
                     .lastActivated(!n.endsWith(".L"));
             default -> {
-                if (!n.matches("B(64|128|256|512|1024)")) {
-                    throw new IllegalArgumentException("unknown model '" + name + "'; choose one of " + names());
-                }
                 List<Integer> widths = new ArrayList<>();
                 for (int w = Integer.parseInt(n.substring(1)); w >= 16; w /= 2) {
                     widths.add(w);

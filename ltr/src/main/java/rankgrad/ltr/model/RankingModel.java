@@ -3,30 +3,29 @@ package rankgrad.ltr.model;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import rankgrad.autodiff.NoGrad;
 import rankgrad.autodiff.Ops;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.Normalization;
-import rankgrad.ltr.data.Query;
 
 /**
  * A scoring function s = f(normalize(x)) for the documents of a query: a network
  * ({@link Mlp}, described by its {@link Mlp.Spec}) and the feature normalization it was trained
- * with, which {@link #score} applies itself. Training code uses {@link #forward} on features
- * that are already normalized ({@link #normalize}).
+ * with. Training code uses {@link #forward} on features that are already normalized
+ * ({@link #normalize}); scoring goes through {@link #scorer()}, which applies the normalization
+ * itself.
  *
- * <p>Thread-safety: not thread-safe (the network has mode and buffers); score from one thread,
- * or one model per thread.
+ * <p>Thread-safety: a model is mutable (training changes its weights, mode and batch-norm
+ * statistics) and belongs to one thread; {@link #scorer()} gives an immutable snapshot that any
+ * number of threads may score with at once.
  */
 public final class RankingModel {
     private final String architecture;
     private final Mlp network;
     private final Normalization normalization;
     private final Map<String, Object> info = new LinkedHashMap<>();
-    private boolean training = true;
 
     private RankingModel(String architecture, Mlp network, Normalization normalization) {
         this.architecture = Objects.requireNonNull(architecture);
@@ -36,7 +35,8 @@ public final class RankingModel {
 
     /** A fresh model of a named architecture ({@link Architectures}) over {@code features} inputs. */
     public static RankingModel create(String architecture, int features, Normalization normalization, long seed) {
-        return new RankingModel(architecture, Mlp.create(Architectures.spec(architecture, features, seed)), normalization);
+        return new RankingModel(Architectures.canonical(architecture), Mlp.create(Architectures.spec(architecture, features,
+                seed)), normalization);
     }
 
     /** A model around an existing network (for model files and custom networks). */
@@ -82,35 +82,21 @@ public final class RankingModel {
         return Ops.reshape(out, out.value().rows());
     }
 
-    /** The scores of one query's documents (raw features; normalized here), in evaluation mode. */
-    public float[] score(Query query) {
-        checkFeatures(query.features(), "query " + query.qid());
-        Query q = normalization.apply(query);
-        boolean wasTraining = training;
-        eval();
-        try (NoGrad ignored = NoGrad.enter()) {
-            Tensor s = forward(Tensor.of(q.x(), q.docs(), q.features())).value();
-            float[] out = new float[q.docs()];
-            for (int i = 0; i < out.length; i++) {
-                out[i] = (float) s.get(i);
-            }
-            return out;
-        } finally {
-            if (wasTraining) {
-                train();
-            }
-        }
+    /**
+     * An immutable, thread-safe scorer holding a copy of the current weights, batch-norm statistics
+     * and normalization: it scores raw feature rows in evaluation mode without touching this model.
+     */
+    public Scorer scorer() {
+        return new Scorer(network, normalization);
     }
 
     /** Training mode: batch normalization uses and updates batch statistics. */
     public void train() {
-        training = true;
         network.setTraining(true);
     }
 
     /** Evaluation mode: batch normalization uses its running statistics. */
     public void eval() {
-        training = false;
         network.setTraining(false);
     }
 

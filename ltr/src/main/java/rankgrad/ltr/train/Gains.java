@@ -24,6 +24,14 @@ public record Gains(double a, double c, double stability, double alpha, double g
         return new Gains(a, c, stability, 0.602, 0.101);
     }
 
+    /**
+     * The gains for a run of {@code iterations} iterations with step scale {@code a}: perturbation
+     * scale c = 0.05 and A = 10% of the iterations (Spall's advice), Spall's exponents.
+     */
+    public static Gains forIterations(double a, int iterations) {
+        return spall(a, 0.05, Math.max(1, iterations / 10));
+    }
+
     /** a_t. */
     public double step(long t) {
         return a / Math.pow(t + 1 + stability, alpha);

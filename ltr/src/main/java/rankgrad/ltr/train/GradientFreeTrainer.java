@@ -35,12 +35,15 @@ public final class GradientFreeTrainer {
     private final int iterations;
     private final Metric metric;
     private final int reportEvery;
+    private final MetricConventions conventions;
 
-    private GradientFreeTrainer(GradientFreeOptimizer optimizer, int iterations, Metric metric, int reportEvery) {
+    private GradientFreeTrainer(GradientFreeOptimizer optimizer, int iterations, Metric metric, int reportEvery,
+            MetricConventions conventions) {
         this.optimizer = optimizer;
         this.iterations = iterations;
         this.metric = metric;
         this.reportEvery = reportEvery;
+        this.conventions = conventions;
     }
 
     /** {@code iterations} iterations of {@code optimizer} on {@code metric}, validating every {@code reportEvery}. */
@@ -48,10 +51,24 @@ public final class GradientFreeTrainer {
         if (iterations < 1 || reportEvery < 1) {
             throw new IllegalArgumentException("iterations and reportEvery must be >= 1");
         }
-        return new GradientFreeTrainer(optimizer, iterations, metric, reportEvery);
+        return new GradientFreeTrainer(optimizer, iterations, metric, reportEvery, MetricConventions.defaults());
     }
 
-    /** Trains in place; the model ends with the best-validating parameters. Returns the learning curve. */
+    /** {@code iterations} iterations of {@code optimizer} on {@code metric}, validating at 20 evenly spaced points. */
+    public static GradientFreeTrainer of(GradientFreeOptimizer optimizer, int iterations, Metric metric) {
+        return of(optimizer, iterations, metric, Math.max(1, iterations / 20));
+    }
+
+    /** The same trainer computing the metric with {@code c} (ties, queries without relevant documents, ERR's ymax). */
+    public GradientFreeTrainer withConventions(MetricConventions c) {
+        return new GradientFreeTrainer(optimizer, iterations, metric, reportEvery, c);
+    }
+
+    /**
+     * Trains in place; the model ends with the best-validating parameters. Returns the learning curve.
+     *
+     * @throws rankgrad.ltr.model.NonFiniteScoreException when parameters make a score overflow
+     */
     public List<Point> fit(RankingModel model, Dataset train, Dataset valid) {
         Dataset tr = model.normalize(train);
         Dataset va = model.normalize(valid);
@@ -85,6 +102,6 @@ public final class GradientFreeTrainer {
     private double evaluate(RankingModel model, ParameterVector params, double[] theta, Dataset normalized,
             QueryBatch labels) {
         params.set(theta);
-        return metric.evaluate(Trainer.scoreNormalized(model, normalized), labels, MetricConventions.defaults()).mean();
+        return metric.evaluate(model.scorer().scoreNormalized(normalized), labels, conventions).mean();
     }
 }

@@ -4,74 +4,92 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
-import rankgrad.autodiff.NoGrad;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
-import rankgrad.autodiff.optim.Adam;
+import rankgrad.autodiff.optim.Optimizer;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.data.Dataset;
-import rankgrad.ltr.io.AtomicWrite;
-import rankgrad.ltr.io.Json;
-import rankgrad.ltr.metric.MetricConventions;
-import rankgrad.ltr.model.ModelFile;
+import rankgrad.ltr.data.Query;
+import rankgrad.ltr.model.NonFiniteScoreException;
 import rankgrad.ltr.model.RankingModel;
+import rankgrad.ltr.model.Scorer;
 
 /**
  * Trains a {@link RankingModel} with a {@link RankingLoss}: mini-batches of whole queries (ragged,
- * no padding), Adam with L2 weight decay, model selection on a validation metric after every
- * epoch, early stopping with patience, checkpoints and resume.
+ * no padding), the optimizer of the {@link TrainingConfig} (Adam with L2 by default), model
+ * selection on a validation metric after every epoch, early stopping with patience, checkpoints
+ * and resume.
  *
  * <p>Determinism: each epoch's query order is drawn from (seed, epoch), the losses' tie-breaks are
  * keyed by the global step ({@link RankingLoss#atStep}), and every kernel splits work by problem
  * size: the same data, settings and seed give a bit-identical model for any thread count, and a
  * run resumed from a checkpoint ends with the same model as the uninterrupted run.
  *
- * <p>Failure: a NaN or infinity in the loss or in a gradient stops training with a message naming
- * the epoch and batch; the model is left holding the best epoch's weights. Checkpoints are written
- * atomically, so a killed run leaves the previous checkpoint intact.
+ * <p>Checkpoints: with {@link TrainingConfig#checkpoint()} set, a {@link Checkpoint} is written
+ * atomically after every epoch (a killed run leaves the previous one intact). An existing
+ * checkpoint is resumed only when its {@link RunFingerprint} equals this run's (same data content,
+ * same settings); otherwise {@link CheckpointException} says what differs, and nothing is trained.
+ * Two processes must not share a checkpoint: hold a {@link RunLock} on its folder.
+ *
+ * <p>Divergence: after every batch the trainer checks the scores, the loss, the batch-norm
+ * statistics, the gradients, and, after the step, the weights and the optimizer's state; after
+ * every epoch the validation (and test) scores and metric. The first NaN or infinity stops
+ * training with {@link TrainingResult.Stop#DIVERGED} and a message naming the epoch, the batch and
+ * what went non-finite; the model is left holding the best epoch's weights (the initial ones if no
+ * epoch finished), which are always finite.
  */
 public final class Trainer {
-    private static final String CHECKPOINT_FORMAT = "rankgrad-checkpoint";
-    private static final int VALIDATION_CHUNK = 512;
-
     private final TrainingConfig config;
-    private final MetricConventions conventions;
 
-    private Trainer(TrainingConfig config, MetricConventions conventions) {
+    private Trainer(TrainingConfig config) {
         this.config = config;
-        this.conventions = conventions;
     }
 
-    /** A trainer with the given settings; validation uses the default metric conventions. */
+    /** A trainer with the given settings. */
     public static Trainer of(TrainingConfig config) {
-        return new Trainer(config, MetricConventions.defaults());
+        return new Trainer(config);
+    }
+
+    /** {@link #fit(RankingModel, RankingLoss, Dataset, Dataset, Dataset, TrainingListener)} without a test set. */
+    public TrainingResult fit(RankingModel model, RankingLoss loss, Dataset train, Dataset valid, TrainingListener listener)
+            throws IOException {
+        return fit(model, loss, train, valid, null, listener);
     }
 
     /**
-     * Trains {@code model} on {@code train}, selecting on {@code valid} (both raw: the model's
-     * normalization is applied here). Returns when all epochs ran, patience ran out, or training
-     * diverged; the model then holds the best epoch's weights.
+     * Trains {@code model} on {@code train}, selecting on {@code valid} and reporting the selection
+     * metric on {@code test} after every epoch (null for none; never used for selection). The data
+     * are raw: the model's normalization is applied here. Returns when all epochs ran, patience ran
+     * out, or training diverged; the model then holds the best epoch's weights.
+     *
+     * @throws IllegalArgumentException when no validation query has a relevant document (the
+     *     selection metric would be undefined)
+     * @throws CheckpointException when the configured checkpoint exists but is damaged or belongs
+     *     to a different run
      */
-    public TrainingResult fit(RankingModel model, RankingLoss loss, Dataset train, Dataset valid, TrainingListener listener)
-            throws IOException {
+    public TrainingResult fit(RankingModel model, RankingLoss loss, Dataset train, Dataset valid, Dataset test,
+            TrainingListener listener) throws IOException {
+        requireRelevant(valid);
         Dataset tr = model.normalize(train);
         Dataset va = model.normalize(valid);
-        QueryBatch vaLabels = va.labelBatch(va.allQueries());
-        Adam adam = Adam.create(model.network().namedParameters(),
-                Adam.Settings.defaults().withLearningRate(config.learningRate()).withWeightDecay(config.l2()));
-        State s = new State();
-        s.best = copy(model.network().state());
-        String key = fingerprint(model, loss, train, valid);
-        if (config.checkpoint() != null && Files.exists(config.checkpoint())) {
-            resume(config.checkpoint(), key, model, adam, s);
+        Dataset te = test == null ? null : model.normalize(test);
+        Optimizer optimizer = config.optimizer().create(model.network().namedParameters(), config.learningRate(),
+                config.l2());
+        State s = new State(copy(model.network().state()));
+        Path file = config.checkpoint();
+        RunFingerprint run = file == null ? null : RunFingerprint.of(model, loss, config, train, valid, test);
+        if (file != null && Files.exists(file)) {
+            Checkpoint c = Checkpoint.read(file, run);
+            s.restore(c, model, optimizer, file);
+            listener.resumed(file, s.history, c.finished() || c.epochsDone() >= config.epochs());
         }
-        model.info().put("loss", loss.name());
-        model.info().put("training", config.describe());
         int batches = (tr.size() + config.batchQueries() - 1) / config.batchQueries();
         while (s.stop == null && s.epochsDone < config.epochs()) {
             int epoch = s.epochsDone + 1;
@@ -81,42 +99,23 @@ public final class Trainer {
             double lossSum = 0;
             for (int b = 0; b < batches && s.stop == null; b++) {
                 int from = b * config.batchQueries();
-                int[] idx = java.util.Arrays.copyOfRange(order, from, Math.min(order.length, from + config.batchQueries()));
-                Tensor x = tr.featureMatrix(idx);
-                QueryBatch batch = tr.labelBatch(idx);
-                adam.zeroGrad();
-                Var value = loss.atStep(s.step + 1).loss(model.forward(x), batch);
-                double l = value.value().item();
-                String bad = Double.isFinite(l) ? null : "the loss is " + l;
-                if (bad == null) {
-                    value.backward();
-                    bad = nonFiniteGradient(model);
+                int[] idx = Arrays.copyOfRange(order, from, Math.min(order.length, from + config.batchQueries()));
+                double l = step(model, loss, optimizer, tr, idx, s);
+                if (s.stop == null) {
+                    lossSum += l;
+                    listener.batchDone(epoch, b + 1, batches, l);
+                } else {
+                    s.message = "training diverged at epoch " + epoch + ", batch " + (b + 1) + " of " + batches + ": "
+                            + s.message + "; " + keeping(s);
                 }
-                if (bad != null) {
-                    s.stop = TrainingResult.Stop.DIVERGED;
-                    s.message = "training diverged at epoch " + epoch + ", batch " + (b + 1) + " of " + batches + ": " + bad
-                            + "; keeping the best model so far (epoch " + s.bestEpoch + "); try a smaller learning rate";
-                    break;
-                }
-                adam.step();
-                s.step++;
-                lossSum += l;
-                listener.batchDone(epoch, b + 1, batches, l);
             }
             if (s.stop != null) {
                 break;
             }
-            double v = validate(model, va, vaLabels);
-            boolean improved = v > s.bestValidation || s.bestEpoch == 0 && !Double.isNaN(v);
-            if (improved) {
-                s.bestValidation = v;
-                s.bestEpoch = epoch;
-                s.best = copy(model.network().state());
-                s.badEpochs = 0;
-            } else {
-                s.badEpochs++;
+            EpochResult result = evaluate(model, epoch, lossSum / batches, va, te, s, started);
+            if (result == null) {
+                break;
             }
-            EpochResult result = new EpochResult(epoch, lossSum / batches, v, improved, (System.nanoTime() - started) / 1e9);
             s.history.add(result);
             s.epochsDone = epoch;
             if (config.patience() > 0 && s.badEpochs >= config.patience()) {
@@ -124,8 +123,8 @@ public final class Trainer {
                 s.message = "stopped early: " + config.selection() + " on validation did not improve for " + config.patience()
                         + " epochs (best " + fmt(s.bestValidation) + " at epoch " + s.bestEpoch + ")";
             }
-            if (config.checkpoint() != null) {
-                writeCheckpoint(config.checkpoint(), key, model, adam, s);
+            if (file != null) {
+                s.checkpoint(run, model, optimizer).write(file);
             }
             listener.epochDone(result);
         }
@@ -136,39 +135,133 @@ public final class Trainer {
         }
         model.network().loadState(s.best);
         model.eval();
-        Map<String, Object> validation = new LinkedHashMap<>();
-        validation.put(config.selection().toString(), s.bestValidation);
-        validation.put("epoch", s.bestEpoch);
-        model.info().put("validation", validation);
+        model.info().put("loss", loss.name());
+        model.info().put("training", config.describe());
+        if (s.bestEpoch > 0) {
+            Map<String, Object> validation = new LinkedHashMap<>();
+            validation.put(config.selection().toString(), s.bestValidation);
+            validation.put("epoch", s.bestEpoch);
+            model.info().put("validation", validation);
+        } else {
+            model.info().remove("validation");
+        }
         return new TrainingResult(s.stop, s.message, s.bestEpoch, s.bestValidation, s.history);
     }
 
-    /** The selection metric of {@code model} on normalized data, in evaluation mode. */
-    private double validate(RankingModel model, Dataset normalized, QueryBatch labels) {
-        float[] scores = scoreNormalized(model, normalized);
-        double v = config.selection().evaluate(scores, labels, conventions).mean();
-        model.train();
-        return v;
+    /**
+     * One optimizer step on the queries {@code idx}; returns the batch's loss. On a NaN or infinity
+     * it sets {@code s.stop} to DIVERGED and {@code s.message} to what went non-finite.
+     */
+    private double step(RankingModel model, RankingLoss loss, Optimizer optimizer, Dataset tr, int[] idx, State s) {
+        optimizer.zeroGrad();
+        Var scores = model.forward(tr.featureMatrix(idx));
+        String bad = nonFiniteScore(scores.value(), tr, idx);
+        double l = Double.NaN;
+        if (bad == null) {
+            // The batch-norm statistics moved in this forward pass.
+            bad = NonFinite.find("the batch-norm statistic", model.network().namedBuffers());
+        }
+        Var value = null;
+        if (bad == null) {
+            value = loss.atStep(s.step + 1).loss(scores, tr.labelBatch(idx));
+            l = value.value().item();
+            bad = Double.isFinite(l) ? null : "the loss is " + l;
+        }
+        if (bad == null) {
+            value.backward();
+            Map<String, Tensor> grads = new LinkedHashMap<>();
+            model.network().namedParameters().forEach((name, p) -> grads.put(name, p.grad()));
+            bad = NonFinite.find("the gradient of", grads);
+        }
+        if (bad == null) {
+            optimizer.step();
+            s.step++;
+            bad = NonFinite.find("after the step, the weight", state(model.network().namedParameters()));
+        }
+        if (bad == null) {
+            bad = NonFinite.find("after the step, the optimizer state", optimizer.state());
+        }
+        if (bad != null) {
+            s.stop = TrainingResult.Stop.DIVERGED;
+            s.message = bad;
+        }
+        return l;
     }
 
-    /** Scores of every document of normalized data, queries in order, in evaluation mode. */
-    public static float[] scoreNormalized(RankingModel model, Dataset normalized) {
-        model.eval();
-        float[] out = new float[(int) normalized.documents()];
+    /**
+     * Validates (and tests) the epoch's model and updates the best epoch; null when a score or the
+     * metric is not finite (then {@code s} says the run diverged).
+     */
+    private EpochResult evaluate(RankingModel model, int epoch, double trainLoss, Dataset va, Dataset te, State s,
+            long started) {
+        Scorer scorer = model.scorer();
+        double v = metric(scorer, va, "validation", s);
+        double t = Double.NaN;
+        if (s.stop == null && te != null) {
+            t = metric(scorer, te, "test", s);
+        }
+        if (s.stop != null) {
+            s.message = "training diverged after epoch " + epoch + ": " + s.message + "; " + keeping(s);
+            return null;
+        }
+        boolean improved = v > s.bestValidation;
+        if (improved) {
+            s.bestValidation = v;
+            s.bestEpoch = epoch;
+            s.best = copy(model.network().state());
+            s.badEpochs = 0;
+        } else {
+            s.badEpochs++;
+        }
+        return new EpochResult(epoch, trainLoss, v, t, improved, (System.nanoTime() - started) / 1e9);
+    }
+
+    /** The selection metric on normalized data; NaN and a divergence in {@code s} when it is not finite. */
+    private double metric(Scorer scorer, Dataset normalized, String which, State s) {
+        double m;
+        try {
+            m = config.selection().evaluate(scorer.scoreNormalized(normalized), normalized.labelBatch(normalized.allQueries()),
+                    config.conventions()).mean();
+        } catch (NonFiniteScoreException e) {
+            s.stop = TrainingResult.Stop.DIVERGED;
+            s.message = "the " + which + " score of document " + e.document() + " of query " + e.qid() + " is " + e.score();
+            return Double.NaN;
+        }
+        if (!Double.isFinite(m)) {
+            s.stop = TrainingResult.Stop.DIVERGED;
+            s.message = which + " " + config.selection() + " is " + m;
+        }
+        return m;
+    }
+
+    private static String keeping(State s) {
+        return (s.bestEpoch == 0 ? "keeping the initial weights (no epoch finished)"
+                : "keeping the best model so far (epoch " + s.bestEpoch + ")") + "; try a smaller learning rate";
+    }
+
+    /** "the score of document i of query q is x" for the batch's first non-finite score, or null. */
+    private static String nonFiniteScore(Tensor scores, Dataset tr, int[] idx) {
         int at = 0;
-        try (NoGrad ignored = NoGrad.enter()) {
-            for (int from = 0; from < normalized.size(); from += VALIDATION_CHUNK) {
-                int[] idx = new int[Math.min(VALIDATION_CHUNK, normalized.size() - from)];
-                for (int i = 0; i < idx.length; i++) {
-                    idx[i] = from + i;
-                }
-                Tensor s = model.forward(normalized.featureMatrix(idx)).value();
-                for (int i = 0; i < s.size(); i++) {
-                    out[at++] = (float) s.get(i);
+        for (int q : idx) {
+            Query query = tr.queries().get(q);
+            for (int d = 0; d < query.docs(); d++, at++) {
+                double v = scores.get(at);
+                if (!Double.isFinite(v)) {
+                    return "the score of document " + d + " of query " + query.qid() + " is " + v;
                 }
             }
         }
-        return out;
+        return null;
+    }
+
+    private void requireRelevant(Dataset valid) {
+        for (Query q : valid.queries()) {
+            if (q.hasRelevant()) {
+                return;
+            }
+        }
+        throw new IllegalArgumentException(valid.name() + ": no query has a relevant document (every label is 0), so"
+                + " validation " + config.selection() + " is undefined and cannot select an epoch");
     }
 
     private int[] shuffled(int n, int epoch) {
@@ -186,19 +279,10 @@ public final class Trainer {
         return p;
     }
 
-    private static String nonFiniteGradient(RankingModel model) {
-        for (Map.Entry<String, Var> e : model.network().namedParameters().entrySet()) {
-            Tensor g = e.getValue().grad();
-            if (g == null) {
-                continue;
-            }
-            for (int i = 0; i < g.size(); i++) {
-                if (!Double.isFinite(g.get(i))) {
-                    return "the gradient of " + e.getKey() + " is " + g.get(i);
-                }
-            }
-        }
-        return null;
+    private static Map<String, Tensor> state(Map<String, Var> params) {
+        Map<String, Tensor> out = new LinkedHashMap<>();
+        params.forEach((name, p) -> out.put(name, p.value()));
+        return out;
     }
 
     private static Map<String, Tensor> copy(Map<String, Tensor> state) {
@@ -207,10 +291,8 @@ public final class Trainer {
         return out;
     }
 
-    private String fingerprint(RankingModel model, RankingLoss loss, Dataset train, Dataset valid) {
-        return model.architecture() + "|" + model.network().spec() + "|" + model.normalization().kind() + "|" + loss.name()
-                + "|" + config.describe() + "|train " + train.size() + "q " + train.documents() + "d|valid " + valid.size()
-                + "q " + valid.documents() + "d";
+    private static String fmt(double v) {
+        return String.format(Locale.ROOT, "%.4f", v);
     }
 
     /** Mutable progress of a run: what a checkpoint holds. */
@@ -224,72 +306,47 @@ public final class Trainer {
         List<EpochResult> history = new ArrayList<>();
         TrainingResult.Stop stop;
         String message;
-    }
 
-    private static void writeCheckpoint(Path file, String key, RankingModel model, Adam adam, State s) throws IOException {
-        Map<String, Object> c = new LinkedHashMap<>();
-        c.put("format", CHECKPOINT_FORMAT);
-        c.put("version", 1);
-        c.put("run", key);
-        c.put("epochsDone", s.epochsDone);
-        c.put("step", s.step);
-        c.put("bestEpoch", s.bestEpoch);
-        c.put("bestValidation", Double.isFinite(s.bestValidation) ? s.bestValidation : null);
-        c.put("badEpochs", s.badEpochs);
-        c.put("stop", s.stop == null ? null : s.stop.name());
-        c.put("message", s.message);
-        List<Object> history = new ArrayList<>();
-        for (EpochResult r : s.history) {
-            Map<String, Object> h = r.describe();
-            h.put("best", r.best());
-            history.add(h);
+        State(Map<String, Tensor> initial) {
+            this.best = initial;
         }
-        c.put("history", history);
-        c.put("model", ModelFile.toMap(model));
-        c.put("optimizer", ModelFile.tensors(adam.state()));
-        c.put("best", ModelFile.tensors(s.best));
-        AtomicWrite.writeString(file, Json.write(c));
-    }
 
-    @SuppressWarnings("unchecked")
-    private static void resume(Path file, String key, RankingModel model, Adam adam, State s) throws IOException {
-        Map<String, Object> c;
-        try {
-            c = (Map<String, Object>) Json.parse(Files.readString(file));
-        } catch (IllegalArgumentException | ClassCastException e) {
-            throw new IOException(file + ": not a rankgrad checkpoint: " + e.getMessage(), e);
+        Checkpoint checkpoint(RunFingerprint run, RankingModel model, Optimizer optimizer) {
+            return new Checkpoint(run, epochsDone, step, bestEpoch, bestValidation, badEpochs, stop, message, history,
+                    model.network().state(), optimizer.state(), best);
         }
-        if (!CHECKPOINT_FORMAT.equals(c.get("format"))) {
-            throw new IOException(file + ": not a rankgrad checkpoint (format " + c.get("format") + ")");
-        }
-        if (!key.equals(c.get("run"))) {
-            throw new IOException(file + ": the checkpoint belongs to a different run (" + c.get("run") + "); delete it or"
-                    + " write this run elsewhere");
-        }
-        try {
-            RankingModel saved = ModelFile.fromMap((Map<String, Object>) c.get("model"));
-            model.network().loadState(saved.network().state());
-            adam.loadState(ModelFile.readTensors((Map<String, Object>) c.get("optimizer"), "optimizer"));
-            s.best = ModelFile.readTensors((Map<String, Object>) c.get("best"), "best");
-            s.epochsDone = ((Double) c.get("epochsDone")).intValue();
-            s.step = ((Double) c.get("step")).longValue();
-            s.bestEpoch = ((Double) c.get("bestEpoch")).intValue();
-            s.bestValidation = c.get("bestValidation") == null ? Double.NEGATIVE_INFINITY : (Double) c.get("bestValidation");
-            s.badEpochs = ((Double) c.get("badEpochs")).intValue();
-            s.stop = c.get("stop") == null ? null : TrainingResult.Stop.valueOf((String) c.get("stop"));
-            s.message = (String) c.get("message");
-            for (Object o : (List<Object>) c.get("history")) {
-                Map<String, Object> h = (Map<String, Object>) o;
-                Object v = h.get("validation");
-                s.history.add(new EpochResult(((Double) h.get("epoch")).intValue(), (Double) h.get("trainLoss"),
-                        v == null ? Double.NaN : (Double) v, (Boolean) h.get("best"), 0));
+
+        /** Loads {@code c} into this state, the model and the optimizer. */
+        void restore(Checkpoint c, RankingModel model, Optimizer optimizer, Path file) throws CheckpointException {
+            try {
+                requireSameShapes(c.best(), model.network().state());
+                model.network().loadState(c.weights());
+                optimizer.loadState(c.optimizer());
+            } catch (IllegalArgumentException e) {
+                throw Checkpoint.damaged(file, "its tensors do not fit the model (" + e.getMessage() + ")", e);
             }
-        } catch (IllegalArgumentException | ClassCastException | NullPointerException e) {
-            throw new IOException(file + ": damaged checkpoint: " + e.getMessage(), e);
+            epochsDone = c.epochsDone();
+            step = c.step();
+            bestEpoch = c.bestEpoch();
+            bestValidation = c.bestValidation();
+            badEpochs = c.badEpochs();
+            best = c.best();
+            history = new ArrayList<>(c.history());
+            stop = c.stop();
+            message = c.message();
         }
-    }
 
-    private static String fmt(double v) {
-        return String.format(java.util.Locale.ROOT, "%.4f", v);
+        private static void requireSameShapes(Map<String, Tensor> given, Map<String, Tensor> model) {
+            if (!given.keySet().equals(model.keySet())) {
+                throw new IllegalArgumentException("the best weights have the tensors " + given.keySet() + ", the model "
+                        + model.keySet());
+            }
+            model.forEach((name, t) -> {
+                if (!t.sameShape(given.get(name))) {
+                    throw new IllegalArgumentException("the best weights' " + name + " has shape "
+                            + Arrays.toString(given.get(name).shape()) + ", the model needs " + Arrays.toString(t.shape()));
+                }
+            });
+        }
     }
 }

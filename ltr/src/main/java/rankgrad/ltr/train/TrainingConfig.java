@@ -5,83 +5,126 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import rankgrad.ltr.metric.Metric;
+import rankgrad.ltr.metric.MetricConventions;
 
 /**
  * Settings of a training run. Defaults follow Yu et al. Sec. 6.2: Adam with learning rate 1e-3
  * and L2 weight decay 1e-3 (added to the gradient, as PyTorch's {@code weight_decay}), model
  * selection on validation NDCG@5.
  *
- * @param epochs passes over the training queries at most
- * @param learningRate Adam's step size
- * @param l2 L2 weight decay
- * @param batchQueries queries per mini-batch (a batch is ragged: all their documents)
+ * @param epochs passes over the training queries at most (&gt;= 1)
+ * @param learningRate the optimizer's step size (finite, &gt; 0)
+ * @param l2 weight decay lambda (finite, &gt;= 0), applied as {@code optimizer} defines it
+ * @param batchQueries queries per mini-batch (&gt;= 1; a batch is ragged: all their documents)
  * @param seed seeds the query order of each epoch and the losses' tie-breaks
  * @param patience epochs without a better validation value before stopping (0 = never stop early)
  * @param selection the validation metric that picks the best epoch
+ * @param optimizer the update rule
+ * @param conventions how {@code selection} (and the test metric) are computed: ties, queries
+ *     without relevant documents, ERR's grade maximum
  * @param checkpoint where to write a checkpoint after every epoch (null = none); an existing
- *     checkpoint there is resumed
+ *     checkpoint of the same run there is resumed (see {@link Trainer})
  */
 public record TrainingConfig(int epochs, double learningRate, double l2, int batchQueries, long seed, int patience,
-        Metric selection, Path checkpoint) {
+        Metric selection, OptimizerKind optimizer, MetricConventions conventions, Path checkpoint) {
 
     public TrainingConfig {
         Objects.requireNonNull(selection, "selection");
-        if (epochs < 1 || batchQueries < 1 || patience < 0) {
-            throw new IllegalArgumentException("epochs and batch size must be >= 1 and patience >= 0: " + epochs + ", "
-                    + batchQueries + ", " + patience);
+        Objects.requireNonNull(optimizer, "optimizer");
+        Objects.requireNonNull(conventions, "conventions");
+        if (epochs < 1) {
+            throw new IllegalArgumentException("epochs must be >= 1, got " + epochs);
         }
-        if (!(learningRate > 0) || !(l2 >= 0) || !Double.isFinite(learningRate) || !Double.isFinite(l2)) {
-            throw new IllegalArgumentException("learning rate must be > 0 and L2 >= 0: " + learningRate + ", " + l2);
+        if (batchQueries < 1) {
+            throw new IllegalArgumentException("queries per batch must be >= 1, got " + batchQueries);
+        }
+        if (patience < 0) {
+            throw new IllegalArgumentException("patience must be >= 0 (0 = never stop early), got " + patience);
+        }
+        if (!(learningRate > 0) || !Double.isFinite(learningRate)) {
+            throw new IllegalArgumentException("the learning rate must be finite and > 0, got " + learningRate);
+        }
+        if (!(l2 >= 0) || !Double.isFinite(l2)) {
+            throw new IllegalArgumentException("the L2 weight decay must be finite and >= 0, got " + l2);
         }
     }
 
-    /** 100 epochs, lr 1e-3, L2 1e-3, 64 queries per batch, seed 1, patience 20, NDCG@5, no checkpoint. */
+    /**
+     * 100 epochs, Adam, lr 1e-3, L2 1e-3, 64 queries per batch, seed 1, patience 20, NDCG@5 with the
+     * default metric conventions, no checkpoint.
+     */
     public static TrainingConfig defaults() {
-        return new TrainingConfig(100, 1e-3, 1e-3, 64, 1L, 20, Metric.parse("ndcg@5"), null);
+        return new TrainingConfig(100, 1e-3, 1e-3, 64, 1L, 20, Metric.parse("ndcg@5"), OptimizerKind.ADAM,
+                MetricConventions.defaults(), null);
     }
 
     public TrainingConfig withEpochs(int n) {
-        return new TrainingConfig(n, learningRate, l2, batchQueries, seed, patience, selection, checkpoint);
+        return new TrainingConfig(n, learningRate, l2, batchQueries, seed, patience, selection, optimizer, conventions,
+                checkpoint);
     }
 
     public TrainingConfig withLearningRate(double lr) {
-        return new TrainingConfig(epochs, lr, l2, batchQueries, seed, patience, selection, checkpoint);
+        return new TrainingConfig(epochs, lr, l2, batchQueries, seed, patience, selection, optimizer, conventions,
+                checkpoint);
     }
 
     public TrainingConfig withL2(double weightDecay) {
-        return new TrainingConfig(epochs, learningRate, weightDecay, batchQueries, seed, patience, selection, checkpoint);
+        return new TrainingConfig(epochs, learningRate, weightDecay, batchQueries, seed, patience, selection, optimizer,
+                conventions, checkpoint);
     }
 
     public TrainingConfig withBatchQueries(int n) {
-        return new TrainingConfig(epochs, learningRate, l2, n, seed, patience, selection, checkpoint);
+        return new TrainingConfig(epochs, learningRate, l2, n, seed, patience, selection, optimizer, conventions,
+                checkpoint);
     }
 
     public TrainingConfig withSeed(long s) {
-        return new TrainingConfig(epochs, learningRate, l2, batchQueries, s, patience, selection, checkpoint);
+        return new TrainingConfig(epochs, learningRate, l2, batchQueries, s, patience, selection, optimizer, conventions,
+                checkpoint);
     }
 
     public TrainingConfig withPatience(int p) {
-        return new TrainingConfig(epochs, learningRate, l2, batchQueries, seed, p, selection, checkpoint);
+        return new TrainingConfig(epochs, learningRate, l2, batchQueries, seed, p, selection, optimizer, conventions,
+                checkpoint);
     }
 
     public TrainingConfig withSelection(Metric m) {
-        return new TrainingConfig(epochs, learningRate, l2, batchQueries, seed, patience, m, checkpoint);
+        return new TrainingConfig(epochs, learningRate, l2, batchQueries, seed, patience, m, optimizer, conventions,
+                checkpoint);
+    }
+
+    public TrainingConfig withOptimizer(OptimizerKind kind) {
+        return new TrainingConfig(epochs, learningRate, l2, batchQueries, seed, patience, selection, kind, conventions,
+                checkpoint);
+    }
+
+    public TrainingConfig withConventions(MetricConventions c) {
+        return new TrainingConfig(epochs, learningRate, l2, batchQueries, seed, patience, selection, optimizer, c,
+                checkpoint);
     }
 
     public TrainingConfig withCheckpoint(Path file) {
-        return new TrainingConfig(epochs, learningRate, l2, batchQueries, seed, patience, selection, file);
+        return new TrainingConfig(epochs, learningRate, l2, batchQueries, seed, patience, selection, optimizer,
+                conventions, file);
     }
 
-    /** The settings as JSON values, for model files and checkpoints (the checkpoint path left out). */
+    /**
+     * The settings as JSON values, for model files and checkpoints (the checkpoint path left out;
+     * the metric conventions only where they differ from the defaults).
+     */
     public Map<String, Object> describe() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("epochs", epochs);
+        m.put("optimizer", optimizer.label());
         m.put("learningRate", learningRate);
         m.put("l2", l2);
         m.put("batchQueries", batchQueries);
         m.put("seed", Long.toString(seed));
         m.put("patience", patience);
         m.put("selection", selection.toString());
+        if (!conventions.equals(MetricConventions.defaults())) {
+            m.put("conventions", conventions.describe());
+        }
         return m;
     }
 }

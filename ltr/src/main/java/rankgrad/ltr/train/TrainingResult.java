@@ -19,7 +19,7 @@ public record TrainingResult(Stop stop, String message, int bestEpoch, double be
         COMPLETED,
         /** Validation did not improve for {@code patience} epochs. */
         EARLY_STOPPED,
-        /** A NaN or infinity appeared in the loss or the gradients. */
+        /** A NaN or infinity appeared (scores, loss, gradients, weights, statistics or validation; see {@link Trainer}). */
         DIVERGED
     }
 

@@ -31,4 +31,17 @@ class NormalizationTest {
         assertArrayEquals(new float[] {1, 0}, st.apply(other).x(), 1e-6f);
         assertEquals("standardize", st.kind());
     }
+
+    @Test
+    void everyNameIsFoundAndStandardizeIsFittedOnTheTrainingData() {
+        Dataset train = new Dataset("t", 1, List.of(new Query("1", 1, new float[] {1, 3}, new float[] {0, 1})));
+        for (String name : Normalization.names()) {
+            assertEquals(name, Normalization.byName(name, train).kind());
+        }
+        assertEquals(new Normalization.Standardization(new float[] {2}, new float[] {1}),
+                Normalization.byName("standardize", train));
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Normalization.byName("zscore", train));
+        assertEquals("unknown normalization 'zscore'; choose one of query-zscore, standardize, none", e.getMessage());
+    }
 }

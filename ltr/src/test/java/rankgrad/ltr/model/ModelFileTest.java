@@ -29,7 +29,7 @@ class ModelFileTest {
             RankingModel back = ModelFile.read(f);
             assertEquals(arch, back.architecture());
             assertEquals("ndcg-type3", back.info().get("loss"));
-            assertArrayEquals(m.score(q), back.score(q), arch);
+            assertArrayEquals(m.scorer().score(q), back.scorer().score(q), arch);
             assertEquals(Files.readString(f), ModelFile.toJson(back), arch + ": writing what was read gives the same bytes");
         }
     }

@@ -98,7 +98,7 @@ class SolrExportTest {
         Dataset test = GEN.sample("test", 20, 15, 3);
         double worst = 0;
         for (Query q : test.queries()) {
-            float[] predicted = model.score(q);
+            float[] predicted = model.scorer().score(q);
             for (int d = 0; d < q.docs(); d++) {
                 float[] x = java.util.Arrays.copyOfRange(q.x(), d * 6, d * 6 + 6);
                 float s = solrScore(solr, x);

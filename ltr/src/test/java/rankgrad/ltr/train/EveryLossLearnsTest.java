@@ -50,7 +50,7 @@ class EveryLossLearnsTest {
         RankingLoss loss = Losses.parse(lossName, 11, steps);
         Trainer.of(CONFIG).fit(model, loss, TRAIN, VALID, TrainingListener.none());
         Dataset t = model.normalize(TEST);
-        return NDCG5.evaluate(Trainer.scoreNormalized(model, t), t.labelBatch(t.allQueries()), MetricConventions.defaults()).mean();
+        return NDCG5.evaluate(model.scorer().scoreNormalized(t), t.labelBatch(t.allQueries()), MetricConventions.defaults()).mean();
     }
 
     @ParameterizedTest(name = "{0}")

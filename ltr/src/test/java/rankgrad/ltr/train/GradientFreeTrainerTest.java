@@ -28,4 +28,19 @@ class GradientFreeTrainerTest {
         assertTrue(last.train() > first.train() + 0.1, first + " -> " + last);
         assertTrue(last.validation() > first.validation() + 0.1, first + " -> " + last);
     }
+
+    @Test
+    void gradientFreeOptimizersAreParsedByName() {
+        Gains gains = Gains.forIterations(0.5, 100);
+        assertEquals(Gains.spall(0.5, 0.05, 10), gains);
+        assertEquals("spsa:4", GradientFreeOptimizer.parse("SPSA:4", gains, 1).name());
+        assertEquals("fdsa", GradientFreeOptimizer.parse("fdsa", gains, 1).name());
+        for (String bad : new String[] {"spsa:3", "spsa:0", "spsa:x", "spsa", "spsa:99999999999"}) {
+            assertTrue(GradientFreeOptimizer.isGradientFree(bad), bad);
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> GradientFreeOptimizer.parse(bad, gains, 1), bad);
+            assertTrue(e.getMessage().startsWith(bad + ": SPSA:F needs an even F >= 2"), e.getMessage());
+        }
+        org.junit.jupiter.api.Assertions.assertFalse(GradientFreeOptimizer.isGradientFree("ranknet"));
+    }
 }

@@ -8,14 +8,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import rankgrad.autodiff.DType;
+import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Ops;
+import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Parallel;
 import rankgrad.autodiff.Var;
 import rankgrad.autodiff.nn.Activation;
+import rankgrad.autodiff.nn.BatchNorm1d;
 import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.RankingLoss;
@@ -55,7 +61,7 @@ class TrainerTest {
 
     static double testNdcg(RankingModel model) {
         Dataset t = model.normalize(TEST);
-        return NDCG5.evaluate(Trainer.scoreNormalized(model, t), t.labelBatch(t.allQueries()), MetricConventions.defaults()).mean();
+        return NDCG5.evaluate(model.scorer().scoreNormalized(t), t.labelBatch(t.allQueries()), MetricConventions.defaults()).mean();
     }
 
     static double randomNdcg() {
@@ -121,13 +127,164 @@ class TrainerTest {
     }
 
     @Test
-    void aCheckpointOfAnotherRunIsRefused() throws IOException {
+    void aCheckpointOfAnotherRunIsRefusedNamingWhatDiffers() throws IOException {
         Path ckpt = dir.resolve("run.ckpt");
         Trainer.of(config().withEpochs(1).withCheckpoint(ckpt)).fit(smallMlp(5), RankNetLoss.create(), TRAIN, VALID,
                 TrainingListener.none());
-        IOException e = assertThrows(IOException.class, () -> Trainer.of(config().withCheckpoint(ckpt)).fit(smallMlp(5),
-                RankNetLoss.create(), TRAIN, VALID, TrainingListener.none()));
-        assertTrue(e.getMessage().contains("belongs to a different run"), e.getMessage());
+        CheckpointException e = assertThrows(CheckpointException.class, () -> Trainer.of(config().withCheckpoint(ckpt))
+                .fit(smallMlp(5), RankNetLoss.create(), TRAIN, VALID, TrainingListener.none()));
+        assertEquals(CheckpointException.Reason.OTHER_RUN, e.reason());
+        assertEquals(ckpt + " belongs to a different run, so it is not resumed: epochs (checkpoint: 1; this run: 6) differs",
+                e.problem());
+        assertTrue(e.getMessage().endsWith("; delete " + ckpt + " to start the run over"), e.getMessage());
+    }
+
+    @Test
+    void aCheckpointOfOtherDataOfTheSameSizeIsRefused() throws IOException {
+        Dataset otherTrain = CubicData.create(10, 6).sample("train", 96, 20, 1);
+        Path ckpt = dir.resolve("run.ckpt");
+        Trainer.of(config().withEpochs(1).withCheckpoint(ckpt)).fit(smallMlp(5), RankNetLoss.create(), TRAIN, VALID,
+                TrainingListener.none());
+        RankingModel model = smallMlp(5);
+        String before = ModelFile.toJson(model);
+        CheckpointException e = assertThrows(CheckpointException.class, () -> Trainer.of(config().withEpochs(1)
+                .withCheckpoint(ckpt)).fit(model, RankNetLoss.create(), otherTrain, VALID, TrainingListener.none()));
+        assertTrue(e.problem().contains(": training data (checkpoint: 96 queries, 1920 documents, 10 features, content sha256 ")
+                && e.problem().endsWith(") differs"), e.problem());
+        assertEquals(before, ModelFile.toJson(model), "nothing is trained");
+    }
+
+    @Test
+    void aResumedRunReportsTheEpochsItsCheckpointHadAndKeepsTheirTestValues() throws IOException {
+        TrainingResult whole = Trainer.of(config()).fit(smallMlp(4), RankNetLoss.create(), TRAIN, VALID, TEST,
+                TrainingListener.none());
+        assertTrue(whole.history().stream().noneMatch(r -> Double.isNaN(r.test())), "every epoch has its test value");
+        Path ckpt = dir.resolve("run.ckpt");
+        TrainingConfig withCkpt = config().withCheckpoint(ckpt);
+        assertThrows(IllegalStateException.class, () -> Trainer.of(withCkpt).fit(smallMlp(4), RankNetLoss.create(), TRAIN,
+                VALID, TEST, new TrainingListener() {
+                    @Override
+                    public void epochDone(EpochResult result) {
+                        if (result.epoch() == 3) {
+                            throw new IllegalStateException("killed");
+                        }
+                    }
+                }));
+        List<EpochResult> reported = new ArrayList<>();
+        boolean[] finished = {true};
+        TrainingResult resumed = Trainer.of(withCkpt).fit(smallMlp(4), RankNetLoss.create(), TRAIN, VALID, TEST,
+                new TrainingListener() {
+                    @Override
+                    public void resumed(Path checkpoint, List<EpochResult> done, boolean ended) {
+                        reported.addAll(done);
+                        finished[0] = ended;
+                    }
+                });
+        assertFalse(finished[0]);
+        assertEquals(whole.history().subList(0, 3).stream().map(TrainerTest::withoutTime).toList(), reported);
+        assertEquals(whole.history().stream().map(TrainerTest::withoutTime).toList(),
+                resumed.history().stream().map(TrainerTest::withoutTime).toList());
+    }
+
+    private static EpochResult withoutTime(EpochResult r) {
+        return new EpochResult(r.epoch(), r.trainLoss(), r.validation(), r.test(), r.best(), 0);
+    }
+
+    @Test
+    void theOptimizerIsChosenInTheConfiguration() throws IOException {
+        List<String> models = new ArrayList<>();
+        for (OptimizerKind kind : OptimizerKind.values()) {
+            RankingModel m = smallMlp(7);
+            Trainer.of(config().withEpochs(2).withOptimizer(kind)).fit(m, RankNetLoss.create(), TRAIN, VALID,
+                    TrainingListener.none());
+            assertEquals(kind.label(), ((java.util.Map<?, ?>) m.info().get("training")).get("optimizer"));
+            models.add(ModelFile.toJson(m).replace("\"" + kind.label() + "\"", ""));
+        }
+        assertEquals(3, models.stream().distinct().count(), "Adam, AdamW and SGD train different weights");
+        assertEquals(OptimizerKind.ADAM, TrainingConfig.defaults().optimizer());
+        assertEquals(OptimizerKind.ADAMW, OptimizerKind.parse("AdamW"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> OptimizerKind.parse("rmsprop"));
+        assertEquals("unknown optimizer 'rmsprop'; choose one of [adam, adamw, sgd]", e.getMessage());
+    }
+
+    @Test
+    void aValidationSetWithoutRelevantDocumentsIsRefusedBeforeTraining() {
+        Dataset zero = new Dataset("zero", 10, VALID.queries().stream().map(q -> new rankgrad.ltr.data.Query(q.qid(), 10, q.x(),
+                new float[q.docs()])).toList());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Trainer.of(config()).fit(smallMlp(1),
+                RankNetLoss.create(), TRAIN, zero, TrainingListener.none()));
+        assertEquals("zero: no query has a relevant document (every label is 0), so validation ndcg@5 is undefined and cannot"
+                + " select an epoch", e.getMessage());
+    }
+
+    @Test
+    void anOverflowingStepStopsTrainingNamingTheWeightAndKeepsTheInitialOne() throws IOException {
+        RankingModel model = RankingModel.create("linear", 10, new Normalization.QueryZScore(), 3);
+        String initial = ModelFile.toJson(model);
+        // SGD's float32 step lr * g is infinite for lr 1e300: the first step makes the weights infinite or NaN.
+        TrainingResult r = Trainer.of(config().withOptimizer(OptimizerKind.SGD).withLearningRate(1e300)).fit(model,
+                RankNetLoss.create(), TRAIN, VALID, TrainingListener.none());
+        assertEquals(TrainingResult.Stop.DIVERGED, r.stop());
+        assertTrue(r.message().matches("training diverged at epoch 1, batch 1 of 6: after the step, the weight layers\\.0\\."
+                + "weight\\[\\d+\\] is (NaN|-?Infinity); keeping the initial weights \\(no epoch finished\\); try a smaller"
+                + " learning rate"), r.message());
+        assertEquals(0, r.bestEpoch());
+        model.info().clear();
+        assertEquals(initial, ModelFile.toJson(model), "the initial weights are kept, and they can be written");
+    }
+
+    @Test
+    void aNonFiniteGradientStopsTrainingNamingTheParameter() throws IOException {
+        RankingLoss nanGradient = new RankingLoss() {
+            @Override
+            public Var loss(Var scores, QueryBatch batch) {
+                Op<Void> op = Op.of("nan-gradient", in -> Op.result(Tensor.scalar(DType.F64, 0.5), null),
+                        (saved, gradOut, needs) -> new Tensor[] {Tensor.full(DType.F32, Double.NaN, scores.value().shape())});
+                return Var.apply(op, scores);
+            }
+
+            @Override
+            public String name() {
+                return "nan-gradient";
+            }
+        };
+        TrainingResult r = Trainer.of(config()).fit(smallMlp(2), nanGradient, TRAIN, VALID, TrainingListener.none());
+        assertEquals(TrainingResult.Stop.DIVERGED, r.stop());
+        assertTrue(r.message().startsWith("training diverged at epoch 1, batch 1 of 6: the gradient of layers.0.weight[0] is"
+                + " NaN; keeping the initial weights"), r.message());
+    }
+
+    @Test
+    void nonFiniteValidationScoresOrBatchNormStatisticsStopTraining() throws IOException {
+        RankingModel model = smallMlp(8);
+        Tensor outputBias = model.network().namedParameters().get("layers.6.bias").value();
+        // After the last batch of epoch 2 (its checks passed), the output bias becomes infinite: validation sees it first.
+        TrainingResult r = Trainer.of(config()).fit(model, RankNetLoss.create(), TRAIN, VALID, new TrainingListener() {
+            @Override
+            public void batchDone(int epoch, int batch, int batches, double loss) {
+                if (epoch == 2 && batch == batches) {
+                    outputBias.set(0, Double.POSITIVE_INFINITY);
+                }
+            }
+        });
+        assertEquals(TrainingResult.Stop.DIVERGED, r.stop());
+        assertTrue(r.message().matches("training diverged after epoch 2: the validation score of document 0 of query \\S+"
+                + " is Infinity; keeping the best model so far \\(epoch 1\\); try a smaller learning rate"), r.message());
+        assertEquals(1, r.history().size());
+        assertTrue(Float.isFinite(outputBias.f32()[0]), "the best epoch's weights are restored");
+
+        RankingModel other = smallMlp(8);
+        BatchNorm1d norm = (BatchNorm1d) other.network().layers().modules().get(1);
+        TrainingResult inTraining = Trainer.of(config()).fit(other, RankNetLoss.create(), TRAIN, VALID, new TrainingListener() {
+            @Override
+            public void batchDone(int epoch, int batch, int batches, double loss) {
+                if (epoch == 1 && batch == 2) {
+                    norm.runningVar().set(3, Double.NaN);
+                }
+            }
+        });
+        assertEquals("training diverged at epoch 1, batch 3 of 6: the batch-norm statistic layers.1.running_var[3] is NaN;"
+                + " keeping the initial weights (no epoch finished); try a smaller learning rate", inTraining.message());
     }
 
     @Test
@@ -162,7 +319,7 @@ class TrainerTest {
         double kept = testNdcg(model);
         assertFalse(Double.isNaN(kept));
         Dataset v = model.normalize(VALID);
-        double validNow = NDCG5.evaluate(Trainer.scoreNormalized(model, v), v.labelBatch(v.allQueries()),
+        double validNow = NDCG5.evaluate(model.scorer().scoreNormalized(v), v.labelBatch(v.allQueries()),
                 MetricConventions.defaults()).mean();
         assertEquals(r.bestValidation(), validNow, 0.0, "the model holds the best epoch's weights");
     }

@@ -1,0 +1,132 @@
+package rankgrad.ltr.model;
+
+import java.util.Map;
+import java.util.Objects;
+import rankgrad.autodiff.NoGrad;
+import rankgrad.autodiff.Tensor;
+import rankgrad.autodiff.Var;
+import rankgrad.autodiff.nn.Mlp;
+import rankgrad.ltr.data.Dataset;
+import rankgrad.ltr.data.Normalization;
+import rankgrad.ltr.data.Query;
+
+/**
+ * Scores documents with a snapshot of a trained {@link RankingModel}: s = f(normalize(x)), the
+ * network in evaluation mode (batch normalization uses its running statistics), no graph recorded.
+ * Made by {@link RankingModel#scorer()}.
+ *
+ * <p>Immutable and thread-safe: the scorer owns a private copy of the network, switched to
+ * evaluation mode once when it is made and never written afterwards (an evaluation-mode forward
+ * pass only reads weights and statistics), so any number of threads may score at once and get the
+ * same bits as one thread. Training the model further does not change a scorer made before.
+ *
+ * <p>Every score is checked: a NaN or infinite score raises {@link NonFiniteScoreException} naming
+ * the query and document, instead of ranking by garbage.
+ *
+ * <pre>{@code
+ * Scorer scorer = ModelFile.read(modelFile).scorer();
+ * float[] scores = scorer.score(rows, docs);     // one query's raw features, docs x features
+ * }</pre>
+ */
+public final class Scorer {
+    /** Queries scored per forward pass when scoring a dataset (bounds memory, not results). */
+    private static final int CHUNK_QUERIES = 512;
+
+    private final Mlp network;
+    private final Normalization normalization;
+
+    Scorer(Mlp source, Normalization normalization) {
+        this.network = Mlp.create(source.spec());
+        Map<String, Tensor> state = source.state();
+        network.loadState(state);
+        network.setTraining(false);
+        this.normalization = Objects.requireNonNull(normalization);
+    }
+
+    /** Input features the scorer expects per document. */
+    public int features() {
+        return network.spec().inputWidth();
+    }
+
+    /** The normalization applied to raw features before the network. */
+    public Normalization normalization() {
+        return normalization;
+    }
+
+    /**
+     * The scores of one query's documents from their raw features ({@code docs x features} floats,
+     * row-major); no labels needed.
+     */
+    public float[] score(float[] rows, int docs) {
+        if (docs < 0 || rows.length != (long) docs * features()) {
+            throw new IllegalArgumentException(rows.length + " feature values are not " + docs + " documents of "
+                    + features() + " features");
+        }
+        return score(new Query("(rows)", features(), rows, new float[docs]));
+    }
+
+    /** The scores of one query's documents (raw features; its labels are not used). */
+    public float[] score(Query query) {
+        checkFeatures(query.features(), "query " + query.qid());
+        Query q = normalization.apply(query);
+        float[] out = forward(Tensor.of(q.x(), q.docs(), q.features()));
+        requireFinite(out, 0, out.length, query);
+        return out;
+    }
+
+    /** The scores of every document of raw data, queries in order. */
+    public float[] score(Dataset raw) {
+        checkFeatures(raw.features(), raw.name());
+        return scoreNormalized(normalization.apply(raw));
+    }
+
+    /**
+     * The scores of every document of data already normalized with this scorer's normalization
+     * ({@link RankingModel#normalize}), queries in order: for loops that score the same data often.
+     */
+    public float[] scoreNormalized(Dataset normalized) {
+        checkFeatures(normalized.features(), normalized.name());
+        float[] out = new float[Math.toIntExact(normalized.documents())];
+        int at = 0;
+        for (int from = 0; from < normalized.size(); from += CHUNK_QUERIES) {
+            int[] idx = new int[Math.min(CHUNK_QUERIES, normalized.size() - from)];
+            for (int i = 0; i < idx.length; i++) {
+                idx[i] = from + i;
+            }
+            float[] s = forward(normalized.featureMatrix(idx));
+            System.arraycopy(s, 0, out, at, s.length);
+            for (int q : idx) {
+                Query query = normalized.queries().get(q);
+                requireFinite(out, at, query.docs(), query);
+                at += query.docs();
+            }
+        }
+        return out;
+    }
+
+    private float[] forward(Tensor normalizedFeatures) {
+        try (NoGrad ignored = NoGrad.enter()) {
+            Tensor s = network.forward(Var.constant(normalizedFeatures)).value();
+            float[] out = new float[s.rows()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = (float) s.get(i);
+            }
+            return out;
+        }
+    }
+
+    private static void requireFinite(float[] scores, int from, int docs, Query query) {
+        for (int i = 0; i < docs; i++) {
+            if (!Float.isFinite(scores[from + i])) {
+                throw new NonFiniteScoreException(query.qid(), i, scores[from + i]);
+            }
+        }
+    }
+
+    private void checkFeatures(int given, String what) {
+        if (given != features()) {
+            throw new IllegalArgumentException(what + " has " + given + " features but the model expects " + features()
+                    + " (read LETOR files with at least the model's feature count)");
+        }
+    }
+}
