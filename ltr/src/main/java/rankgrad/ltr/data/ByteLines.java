@@ -94,7 +94,7 @@ final class ByteLines implements Closeable {
         while (limit < FileKind.SNIFF_BYTES && !eof) {
             fill();
         }
-        FileKind kind = FileKind.of(buf, limit);
+        FileKind kind = FileKind.of(buf, Math.min(limit, FileKind.SNIFF_BYTES));
         if (kind != FileKind.TEXT) {
             throw new LetorFormatException(name, 0, kind.problem(gzip));
         }
