@@ -11,14 +11,14 @@ import java.nio.charset.StandardCharsets;
  * digit; no NaN, Infinity, hexadecimal or type suffix.
  *
  * <p>Fast path: a token with at most 9 significant digits M and a decimal scale n in [0, 10]
- * (value M / 10^n, as in {@code 0.43607816}) is computed as {@code (float) (M / 10^n)} in double.
- * The double quotient is correctly rounded (M and 10^n are exact doubles), so it lies within a
- * relative 2^-53 of the decimal. A decimal of that form that is not itself a float32 rounding
- * midpoint is farther than that from every midpoint (at least 1 / (5^n 2^25) >= 2^-49 relative
- * when the midpoint has a binary exponent below -n, at least 1 / M >= 2^-30 otherwise), so the
- * second rounding to float lands where a single correct rounding would; a decimal that is a
- * midpoint is exact in double and rounds to even in both. Everything else goes to
- * {@link Float#parseFloat}.
+ * (value d = M / 10^n, as in {@code 0.43607816}) is computed as {@code (float) (M / 10^n)} in
+ * double. M and 10^n are exact doubles, so the quotient is d correctly rounded, within a relative
+ * 2^-53 of d. Rounding that double to float gives the float nearest d unless a float32 rounding
+ * midpoint m = K 2^q (K odd, 25 bits) lies strictly closer to d than that. It cannot: if
+ * d != m, then d - m = (M 2^-(q+n) - K 5^n) / (2^-q 5^n) for q &lt; -n, at least 2^q / 5^n, a
+ * relative 1 / (5^n 2^25) &gt;= 2^-49; and d - m = (M - K 2^(q+n) 5^n) / 10^n otherwise, at
+ * least 1 / 10^n, a relative 1 / M &gt;= 2^-30. A d equal to a midpoint is exact in double and
+ * rounds to even either way. Everything else goes to {@link Float#parseFloat}.
  */
 final class AsciiNumbers {
     /** Returned by {@link #parseIndex} for a token that is not all ASCII digits. */

@@ -27,7 +27,7 @@ import java.util.Map;
  * data lines; group sizes that do not add up to the file's documents. Numbers use ASCII digits
  * only. A file that is not text (zip, bzip2, xz, UTF-16, binary data), damaged gzip data, a
  * directory or an unreadable file is named with what it is. Blank lines and comment-only lines are
- * skipped; white space is spaces, tabs, carriage returns, form and line feeds.
+ * skipped; white space is spaces, tabs, carriage returns, form feeds and vertical tabs.
  *
  * <p>Features are stored densely (every document has one float per index up to the largest), so
  * data whose dense size would exceed the JVM's memory is refused up front with the numbers.
