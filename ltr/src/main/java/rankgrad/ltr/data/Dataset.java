@@ -34,6 +34,20 @@ public record Dataset(String name, int features, List<Query> queries) {
         return n;
     }
 
+    /**
+     * The largest label (0 for no documents): the grade scale's maximum as the data shows it, e.g.
+     * for ERR's ymax when none is given.
+     */
+    public float maxLabel() {
+        float max = 0;
+        for (Query q : queries) {
+            for (float l : q.labels()) {
+                max = Math.max(max, l);
+            }
+        }
+        return max;
+    }
+
     /** Number of queries. */
     public int size() {
         return queries.size();
@@ -44,6 +58,10 @@ public record Dataset(String name, int features, List<Query> queries) {
         int n = 0;
         for (int q : queryIndices) {
             n += queries.get(q).docs();
+        }
+        if ((long) n * features > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException(name + ": " + n + " documents of " + features
+                    + " features are more floats than one batch (a Java array) holds; use fewer queries per batch");
         }
         float[] x = new float[n * features];
         int at = 0;

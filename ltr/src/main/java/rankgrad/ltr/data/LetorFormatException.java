@@ -8,11 +8,13 @@ public final class LetorFormatException extends IOException {
 
     private final String file;
     private final long line;
+    private final String problem;
 
     LetorFormatException(String file, long line, String problem) {
         super(file + (line > 0 ? ":" + line : "") + ": " + problem);
         this.file = file;
         this.line = line;
+        this.problem = problem;
     }
 
     /** The file's name as given to the reader. */
@@ -23,5 +25,10 @@ public final class LetorFormatException extends IOException {
     /** The 1-based line number, or 0 when the problem is the whole file. */
     public long line() {
         return line;
+    }
+
+    /** What is wrong, without file and line. */
+    public String problem() {
+        return problem;
     }
 }

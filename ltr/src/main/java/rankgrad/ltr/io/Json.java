@@ -13,11 +13,17 @@ import java.util.Map;
  *
  * <p>Writing is deterministic: keys in map order, floats in the shortest form that reads back to
  * the same float ({@link Float#toString}), doubles likewise; non-finite numbers are refused,
- * since JSON has no representation for them. Parse errors give line and column.
+ * since JSON has no representation for them. Parse errors give line and column; nesting deeper
+ * than {@link #MAX_DEPTH} is an error too (the parser recurses, and a damaged file of many
+ * {@code [} must not overflow the stack).
  */
 public final class Json {
+    /** The deepest nesting of arrays and objects read; model files and checkpoints use under 10. */
+    public static final int MAX_DEPTH = 256;
+
     private final String text;
     private int pos;
+    private int depth;
 
     private Json(String text) {
         this.text = text;
@@ -150,11 +156,13 @@ public final class Json {
     }
 
     private Map<String, Object> object() {
+        enter();
         Map<String, Object> map = new LinkedHashMap<>();
         pos++;
         skipSpace();
         if (peek() == '}') {
             pos++;
+            depth--;
             return map;
         }
         while (true) {
@@ -174,17 +182,20 @@ public final class Json {
                 pos++;
             } else {
                 expect('}');
+                depth--;
                 return map;
             }
         }
     }
 
     private List<Object> array() {
+        enter();
         List<Object> list = new ArrayList<>();
         pos++;
         skipSpace();
         if (peek() == ']') {
             pos++;
+            depth--;
             return list;
         }
         while (true) {
@@ -195,8 +206,15 @@ public final class Json {
                 pos++;
             } else {
                 expect(']');
+                depth--;
                 return list;
             }
+        }
+    }
+
+    private void enter() {
+        if (++depth > MAX_DEPTH) {
+            throw error("arrays and objects nested more than " + MAX_DEPTH + " deep (a damaged file?)");
         }
     }
 
@@ -227,7 +245,11 @@ public final class Json {
                         if (pos + 4 > text.length()) {
                             throw error("truncated \\u escape");
                         }
-                        sb.append((char) Integer.parseInt(text.substring(pos, pos + 4), 16));
+                        String hex = text.substring(pos, pos + 4);
+                        if (!hex.chars().allMatch(h -> Character.digit(h, 16) >= 0 && h < 0x80)) {
+                            throw error("bad \\u escape '" + hex + "'");
+                        }
+                        sb.append((char) Integer.parseInt(hex, 16));
                         pos += 4;
                     }
                     default -> throw error("bad escape \\" + e);

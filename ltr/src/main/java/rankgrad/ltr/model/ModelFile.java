@@ -1,13 +1,17 @@
 package rankgrad.ltr.model;
 
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.nn.Activation;
@@ -37,13 +41,24 @@ import rankgrad.ltr.io.Json;
  * <p>Weights are float32 written in the shortest form that reads back to the same float, so a
  * model survives a write/read round trip exactly, and writing is deterministic: the same model
  * gives the same bytes. Files are written atomically. Reading validates everything and says what
- * is wrong (a missing or misshapen tensor, a non-finite weight, an unknown format or version).
+ * is wrong (a missing or misshapen tensor, a non-finite weight, an unknown format or version, an
+ * unknown architecture).
+ *
+ * <p>Architectures: a model of a named architecture ({@link Architectures}) stores the name and
+ * its settings, and reading checks that the settings are that architecture's; a network built in
+ * code under another name, or differing from its name's architecture, is stored with
+ * {@code "custom": true} and rebuilt from its settings. Any other name, or a field this version
+ * does not know (a newer file), is refused: the model would not score as it was trained to.
  */
 public final class ModelFile {
     /** The format name in every model file. */
     public static final String FORMAT = "rankgrad-model";
     /** The current format version. */
     public static final int VERSION = 1;
+
+    /** The fields of "architecture" this version reads; any other is from a newer file. */
+    private static final Set<String> ARCHITECTURE_FIELDS = Set.of("name", "custom", "inputWidth", "hiddenWidths",
+            "activation", "batchNorm", "inputBatchNorm", "batchNormMomentum", "lastActivated", "outputWidth", "init", "seed");
 
     private ModelFile() {
     }
@@ -75,7 +90,17 @@ public final class ModelFile {
 
     /** Reads and validates a model file; errors name the file and the problem. */
     public static RankingModel read(Path file) throws IOException {
-        String text = Files.readString(file, StandardCharsets.UTF_8);
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (CharacterCodingException e) {
+            throw new IOException(file + ": not a valid rankgrad model file: not UTF-8 text (binary data?)", e);
+        } catch (NoSuchFileException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new IOException(file + ": cannot be read" + (Files.isDirectory(file) ? ": a directory, not a file"
+                    : ": " + e.getMessage()), e);
+        }
         try {
             return fromJson(text);
         } catch (IllegalArgumentException | ClassCastException | NullPointerException e) {
@@ -105,7 +130,10 @@ public final class ModelFile {
                     + VERSION + ")");
         }
         Map<String, Object> arch = map(root, "architecture");
-        Mlp network = Mlp.create(spec(arch));
+        Mlp.Spec spec = spec(arch);
+        checkArchitecture(string(arch, "name"), spec, Boolean.TRUE.equals(arch.get("custom")));
+        checkWeightCount(spec, map(root, "parameters"));
+        Mlp network = Mlp.create(spec);
         Normalization norm = normalization(map(root, "normalization"), network.spec().inputWidth());
         Map<String, Tensor> state = new LinkedHashMap<>();
         state.putAll(readTensors(map(root, "parameters"), "parameters"));
@@ -136,9 +164,85 @@ public final class ModelFile {
         return model;
     }
 
+    /**
+     * Refuses an architecture that this version cannot rebuild as it was trained: a name that is
+     * not one of {@link Architectures#names()} (unless marked custom), or settings that differ
+     * from the named architecture's.
+     */
+    private static void checkArchitecture(String name, Mlp.Spec spec, boolean custom) {
+        if (spec.outputWidth() != 1) {
+            throw new IllegalArgumentException("\"outputWidth\" is " + spec.outputWidth() + "; a ranking model scores one"
+                    + " number per document");
+        }
+        if (!(spec.batchNormMomentum() > 0 && spec.batchNormMomentum() <= 1)) {
+            throw new IllegalArgumentException("\"batchNormMomentum\" is " + spec.batchNormMomentum() + ", not in (0, 1]");
+        }
+        if (custom) {
+            return;
+        }
+        String difference = zooDifference(name, spec);
+        if (difference != null) {
+            throw new IllegalArgumentException(difference);
+        }
+    }
+
+    /**
+     * Null when {@code spec} is the architecture {@code name} of {@link Architectures}, else what
+     * differs (or that the name is unknown).
+     */
+    private static String zooDifference(String name, Mlp.Spec spec) {
+        if (Architectures.names().stream().noneMatch(n -> n.equalsIgnoreCase(name))) {
+            return "unknown architecture \"" + name + "\"; this rankgrad knows " + String.join(", ", Architectures.names())
+                    + " (a network built in code is stored with \"custom\": true)";
+        }
+        Mlp.Spec zoo = Architectures.spec(name, spec.inputWidth(), spec.seed());
+        List<String> diff = new ArrayList<>();
+        compare(diff, name, "hiddenWidths", spec.hiddenWidths(), zoo.hiddenWidths());
+        compare(diff, name, "activation", spec.activation(), zoo.activation());
+        compare(diff, name, "batchNorm", spec.batchNorm(), zoo.batchNorm());
+        compare(diff, name, "inputBatchNorm", spec.inputBatchNorm(), zoo.inputBatchNorm());
+        compare(diff, name, "lastActivated", spec.lastActivated(), zoo.lastActivated());
+        return diff.isEmpty() ? null : "the architecture named \"" + name + "\" is not " + name + ": " + String.join(", ", diff)
+                + " (a network that differs from its name's architecture is stored with \"custom\": true)";
+    }
+
+    private static void compare(List<String> diff, String name, String field, Object file, Object zoo) {
+        if (!file.equals(zoo)) {
+            diff.add(field + " " + file + " (" + name + " has " + zoo + ")");
+        }
+    }
+
+    /**
+     * Refuses settings whose weights the file does not hold before allocating them, so that a
+     * damaged width (say 100000000) is an error, not an OutOfMemoryError.
+     */
+    private static void checkWeightCount(Mlp.Spec spec, Map<String, Object> parameters) {
+        double needed = 0;
+        double width = spec.inputWidth();
+        List<Integer> outs = new ArrayList<>(spec.hiddenWidths());
+        outs.add(spec.outputWidth());
+        for (int out : outs) {
+            needed += width * out + out;
+            width = out;
+        }
+        long held = 0;
+        for (Object t : parameters.values()) {
+            if (t instanceof Map<?, ?> m && m.get("values") instanceof List<?> values) {
+                held += values.size();
+            }
+        }
+        if (needed > held) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT,
+                    "the architecture needs %.0f weights, the file holds %d", needed, held));
+        }
+    }
+
     private static Map<String, Object> architecture(String name, Mlp.Spec s) {
         Map<String, Object> a = new LinkedHashMap<>();
         a.put("name", name);
+        if (zooDifference(name, s) != null) {
+            a.put("custom", true);
+        }
         a.put("inputWidth", s.inputWidth());
         a.put("hiddenWidths", new ArrayList<Object>(s.hiddenWidths()));
         a.put("activation", activation(s.activation()));
@@ -164,6 +268,15 @@ public final class ModelFile {
     }
 
     private static Mlp.Spec spec(Map<String, Object> a) {
+        for (String key : a.keySet()) {
+            if (!ARCHITECTURE_FIELDS.contains(key)) {
+                throw new IllegalArgumentException("architecture field \"" + key + "\" is unknown to this rankgrad "
+                        + LibraryVersion.get() + " (a file from a newer version?)");
+            }
+        }
+        if (a.containsKey("custom") && !(a.get("custom") instanceof Boolean)) {
+            throw new IllegalArgumentException("\"custom\" is not true/false");
+        }
         List<Integer> hidden = new ArrayList<>();
         for (Object w : list(a, "hiddenWidths")) {
             hidden.add(asInt(w, "hiddenWidths"));
@@ -179,6 +292,12 @@ public final class ModelFile {
             case "sigmoid" -> Activation.sigmoid();
             default -> throw new IllegalArgumentException("unknown activation \"" + kind + "\"");
         };
+        for (String key : f.keySet()) {
+            if (!key.equals("kind") && !(key.equals("slope") && kind.equals("leaky_relu"))
+                    && !(key.equals("alpha") && kind.equals("celu"))) {
+                throw new IllegalArgumentException("activation field \"" + key + "\" is unknown for \"" + kind + "\"");
+            }
+        }
         Init init;
         try {
             init = Init.valueOf(string(a, "init"));

@@ -121,4 +121,24 @@ class LetorReaderTest {
         LetorFormatException e = assertThrows(LetorFormatException.class, () -> LetorReader.stream(p, 2, q -> { }));
         assertEquals(p + ":3: feature index 3 exceeds the 2 features expected", e.getMessage());
     }
+
+    @Test
+    void labelsAboveTheGradeScaleAreFoundWhileReadingWithFileAndLine() throws IOException {
+        Path p = file("graded.txt", "4 qid:1 1:1\n0 qid:1 1:2\n\n7 qid:2 1:3\n");
+        LetorOptions erR = LetorOptions.DEFAULT.withYmax(4);
+        LetorFormatException e = assertThrows(LetorFormatException.class, () -> LetorReader.read(p, 0, erR));
+        assertEquals(p + ":4: label 7 is above the grade scale's maximum ymax = 4 (ERR's R(y) = (2^y - 1) / 2^ymax needs"
+                + " y <= ymax); set ymax to the data's largest grade", e.getMessage());
+        LetorFormatException streamed = assertThrows(LetorFormatException.class, () -> LetorReader.stream(p, 1, erR, q -> { }));
+        assertEquals(4, streamed.line());
+        Dataset d = LetorReader.read(p, 0, LetorOptions.DEFAULT.withYmax(7));
+        assertEquals(7f, d.maxLabel(), "ymax = the largest label reads the file");
+        assertEquals(7f, LetorReader.read(p).maxLabel());
+    }
+
+    @Test
+    void optionsRefuseAGradeScaleThatIsNotPositive() {
+        assertThrows(IllegalArgumentException.class, () -> LetorOptions.DEFAULT.withYmax(0));
+        assertThrows(IllegalArgumentException.class, () -> LetorOptions.DEFAULT.withYmax(Double.NaN));
+    }
 }

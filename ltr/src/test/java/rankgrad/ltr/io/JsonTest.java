@@ -40,4 +40,26 @@ class JsonTest {
         assertThrows(IllegalArgumentException.class, () -> Json.parse("{\"a\": 1, \"a\": 2}"));
         assertThrows(IllegalArgumentException.class, () -> Json.write(Map.of("x", Double.NaN)));
     }
+
+    @Test
+    void deepNestingIsAnErrorNotAStackOverflow() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Json.parse("[".repeat(100_000)));
+        assertEquals("JSON line 1, column 257: arrays and objects nested more than 256 deep (a damaged file?)", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Json.parse("{\"a\":".repeat(100_000)));
+        String deepest = "[".repeat(Json.MAX_DEPTH) + "]".repeat(Json.MAX_DEPTH);
+        assertEquals(List.of(), unwrap(Json.parse(deepest), Json.MAX_DEPTH - 1), "the limit itself is read");
+    }
+
+    @Test
+    void aBadUnicodeEscapeIsAParseError() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Json.parse("\"\\u12g4\""));
+        assertEquals("JSON line 1, column 4: bad \\u escape '12g4'", e.getMessage());
+    }
+
+    private static Object unwrap(Object v, int levels) {
+        for (int i = 0; i < levels; i++) {
+            v = ((List<?>) v).get(0);
+        }
+        return v;
+    }
 }

@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import rankgrad.autodiff.nn.Activation;
+import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.data.CubicData;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.data.Query;
@@ -52,5 +54,62 @@ class ModelFileTest {
         IOException e = assertThrows(IOException.class, () -> ModelFile.read(f));
         assertTrue(e.getMessage().startsWith(f + ": not a valid rankgrad model file: "), e.getMessage());
         assertTrue(e.getMessage().contains(expected), e.getMessage());
+    }
+
+    @Test
+    void anUnknownArchitectureIsRefusedWithTheFileNamed() throws IOException {
+        String good = ModelFile.toJson(RankingModel.create("R4.L", 8, new Normalization.None(), 7));
+        assertProblem(good.replace("\"name\": \"R4.L\"", "\"name\": \"R9\""), "unknown architecture \"R9\"; this rankgrad"
+                + " knows linear, R5, CE5, R4.L, CE4.L, B64, B128, B256, B512, B1024 (a network built in code is stored with"
+                + " \"custom\": true)");
+        assertProblem(good.replace("\"batchNorm\": true", "\"dropout\": 0.5,\n    \"batchNorm\": true"),
+                "architecture field \"dropout\" is unknown to this rankgrad");
+        assertProblem(good.replace("\"kind\": \"relu\"", "\"kind\": \"relu\", \"slope\": 0.1"),
+                "activation field \"slope\" is unknown for \"relu\"");
+        assertProblem(good.replace("\"lastActivated\": false", "\"lastActivated\": true"),
+                "the architecture named \"R4.L\" is not R4.L: lastActivated true (R4.L has false)");
+        assertProblem(good.replace("\"outputWidth\": 1", "\"outputWidth\": 2"), "\"outputWidth\" is 2; a ranking model scores one");
+    }
+
+    @Test
+    void aNetworkBuiltInCodeIsStoredAsCustomAndReadBack() throws IOException {
+        Query q = CubicData.create(8, 1).sample("q", 1, 20, 2).queries().get(0);
+        Mlp net = Mlp.create(Mlp.builder(8).hidden(5).activation(Activation.tanh()).batchNorm(false).seed(3).spec());
+        for (String name : new String[] {"my-net", "R4.L"}) {
+            RankingModel m = RankingModel.of(name, net, new Normalization.None());
+            Path f = dir.resolve(name + ".json");
+            ModelFile.write(m, f);
+            assertTrue(Files.readString(f).contains("\"custom\": true"), name);
+            RankingModel back = ModelFile.read(f);
+            assertArrayEquals(m.scorer().score(q), back.scorer().score(q), name);
+            assertProblem(Files.readString(f).replace("\"custom\": true,", ""), name.equals("R4.L")
+                    ? "the architecture named \"R4.L\" is not R4.L: hiddenWidths [5] (R4.L has [100, 100, 100, 100])"
+                    : "unknown architecture \"my-net\"");
+        }
+        assertTrue(!ModelFile.toJson(RankingModel.create("B64", 8, new Normalization.None(), 1)).contains("custom"),
+                "a zoo architecture is stored by name alone");
+    }
+
+    @Test
+    void aDamagedWidthIsAnErrorNotAnOutOfMemoryError() throws IOException {
+        String good = ModelFile.toJson(RankingModel.create("linear", 8, new Normalization.None(), 7));
+        assertProblem(good.replace("\"inputWidth\": 8", "\"inputWidth\": 2000000000"),
+                "the architecture needs 2000000001 weights, the file holds 9");
+    }
+
+    @Test
+    void deepNestingIsAnErrorNotAStackOverflow() throws IOException {
+        assertProblem("[".repeat(100_000), "nested more than 256 deep");
+        assertProblem("{\"a\": ".repeat(100_000), "nested more than 256 deep");
+    }
+
+    @Test
+    void binaryFilesAndDirectoriesAreNamed() throws IOException {
+        Path bin = dir.resolve("model.bin");
+        Files.write(bin, new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 0, (byte) 0xff});
+        IOException e = assertThrows(IOException.class, () -> ModelFile.read(bin));
+        assertEquals(bin + ": not a valid rankgrad model file: not UTF-8 text (binary data?)", e.getMessage());
+        e = assertThrows(IOException.class, () -> ModelFile.read(dir));
+        assertEquals(dir + ": cannot be read: a directory, not a file", e.getMessage());
     }
 }
