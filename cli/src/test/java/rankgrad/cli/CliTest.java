@@ -92,7 +92,7 @@ class CliTest {
                 Arguments.of("train", new String[] {"train", "--train", "t.txt"}),
                 Arguments.of("eval", new String[] {"eval", "--model", "m", "--data", "d", "--metrics", "ndcg@x"}),
                 Arguments.of("predict", new String[] {"predict", "--model", "m", "--data", "d"}),
-                Arguments.of("export", new String[] {"export", "--model", "m", "--format", "onnx", "--out", "o"}),
+                Arguments.of("export", new String[] {"export", "--model", "m", "--format", "pmml", "--out", "o"}),
                 Arguments.of("stats", new String[] {"stats"}),
                 Arguments.of("compare", new String[] {"compare", "--losses", "ranknet", "--data", "d", "--folds", "3..1"}),
                 Arguments.of("repro", new String[] {"repro", "alpha", "--epochs", "none"}),

@@ -38,6 +38,16 @@ public final class LetorReader {
         void accept(Query query) throws IOException;
     }
 
+    /** Receives queries as they are read, with each document's comment. */
+    @FunctionalInterface
+    public interface CommentedQuerySink {
+        /**
+         * @param comments one per document: the text after {@code #} on its line, stripped (empty
+         *     when the line has none), e.g. {@code docid = GX000-00-0000000 inc = 1}
+         */
+        void accept(Query query, List<String> comments) throws IOException;
+    }
+
     private LetorReader() {
     }
 
@@ -52,7 +62,7 @@ public final class LetorReader {
      */
     public static Dataset read(Path file, int minFeatures) throws IOException {
         List<SparseQuery> sparse = new ArrayList<>();
-        int max = parse(file, 0, sparse::add);
+        int max = parse(file, 0, false, sparse::add);
         int features = Math.max(max, minFeatures);
         List<Query> queries = new ArrayList<>(sparse.size());
         for (SparseQuery q : sparse) {
@@ -70,7 +80,18 @@ public final class LetorReader {
         if (features < 1) {
             throw new IllegalArgumentException("features must be >= 1 for streaming, got " + features);
         }
-        parse(file, features, q -> sink.accept(q.densify(features)));
+        parse(file, features, false, q -> sink.accept(q.densify(features)));
+    }
+
+    /**
+     * As {@link #stream(Path, int, QuerySink)}, handing over each document's comment too (where
+     * LETOR 4.0 and MQ2007 files name the document: {@code # docid = ...}).
+     */
+    public static void streamWithComments(Path file, int features, CommentedQuerySink sink) throws IOException {
+        if (features < 1) {
+            throw new IllegalArgumentException("features must be >= 1 for streaming, got " + features);
+        }
+        parse(file, features, true, q -> sink.accept(q.densify(features), List.copyOf(q.comments)));
     }
 
     private interface SparseSink {
@@ -82,19 +103,24 @@ public final class LetorReader {
         final String qid;
         final List<int[]> idx = new ArrayList<>();
         final List<float[]> val = new ArrayList<>();
+        /** Each document's comment, kept only when the caller asked for comments. */
+        final List<String> comments = new ArrayList<>();
         float[] labels = new float[8];
 
         SparseQuery(String qid) {
             this.qid = qid;
         }
 
-        void add(float label, int[] i, float[] v) {
+        void add(float label, int[] i, float[] v, String comment) {
             if (idx.size() == labels.length) {
                 labels = Arrays.copyOf(labels, labels.length * 2);
             }
             labels[idx.size()] = label;
             idx.add(i);
             val.add(v);
+            if (comment != null) {
+                comments.add(comment);
+            }
         }
 
         Query densify(int features) {
@@ -112,7 +138,7 @@ public final class LetorReader {
     }
 
     /** Parses the file, returns the largest feature index seen (1-based). */
-    private static int parse(Path file, int maxFeatures, SparseSink sink) throws IOException {
+    private static int parse(Path file, int maxFeatures, boolean keepComments, SparseSink sink) throws IOException {
         String name = file.toString();
         Map<String, Long> finished = new HashMap<>();
         SparseQuery current = null;
@@ -188,7 +214,8 @@ public final class LetorReader {
                     }
                     current = new SparseQuery(qid);
                 }
-                current.add(label, Arrays.copyOf(idxBuf, n), Arrays.copyOf(valBuf, n));
+                current.add(label, Arrays.copyOf(idxBuf, n), Arrays.copyOf(valBuf, n),
+                        keepComments ? (hash >= 0 ? text.substring(hash + 1).strip() : "") : null);
                 lastLine = line;
             }
         } catch (NoSuchFileException e) {
