@@ -226,7 +226,7 @@ class CliTest {
         assertEquals(0, r.code(), r.err());
         String results = Files.readString(out.resolve("results.md"));
         assertTrue(r.out().contains(results), "the report printed is the report written");
-        for (String loss : new String[] {"ndcg-type3", "approx-ndcg", "lambdarank", "ranknet"}) {
+        for (String loss : new String[] {"ndcg-type3", "approx-ndcg", "listnet", "listmle", "lambdarank", "ranknet"}) {
             assertTrue(results.lines().filter(line -> line.startsWith("| " + loss + " ")).count() == 2,
                     loss + " has a row in the metric table and in the timing table");
             assertTrue(Files.exists(out.resolve(loss).resolve("model.json")), loss);

@@ -44,7 +44,7 @@ import rankgrad.ltr.model.RankingModel;
  * Runtime's GEMM order the float32 operations differently.
  */
 public final class OnnxExport {
-    /** The ONNX IR version written (ONNX 1.12 and later read it). */
+    /** The ONNX IR version written (with opset 17: ONNX 1.12 and ONNX Runtime 1.12 and later). */
     public static final long IR_VERSION = 8;
     /** The version of the default ONNX operator set the graph uses. */
     public static final long OPSET_VERSION = 17;
