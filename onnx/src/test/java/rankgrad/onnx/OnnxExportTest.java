@@ -50,6 +50,18 @@ class OnnxExportTest {
     @TempDir
     Path dir;
 
+    /**
+     * One thread per session: the test queries are small, and ONNX Runtime's default pool of
+     * spinning threads only competes with the other builds on a small machine.
+     */
+    private static OrtSession session(byte[] onnx) throws OrtException {
+        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
+            options.setIntraOpNumThreads(1);
+            options.setInterOpNumThreads(1);
+            return ORT.createSession(onnx, options);
+        }
+    }
+
     /** Cubic data with a constant feature and a one-document query, scaled so that standardization matters. */
     private static Dataset data(long seed) {
         Dataset raw = CubicData.create(D, seed).sample("onnx", 6, 12, seed + 1);
@@ -99,9 +111,16 @@ class OnnxExportTest {
         return model;
     }
 
+    /**
+     * Every architecture of {@link Architectures} with every normalization, but of Bruch et al.'s
+     * B networks only the narrowest and the widest (B128 .. B512 have the same layers between).
+     */
     static Stream<Arguments> architecturesAndNormalizations() {
         List<Arguments> out = new ArrayList<>();
         for (String arch : Architectures.names()) {
+            if (List.of("B128", "B256", "B512").contains(arch)) {
+                continue;
+            }
             for (String norm : List.of("none", "standardize", "query-zscore")) {
                 out.add(Arguments.of(arch, norm));
             }
@@ -133,7 +152,7 @@ class OnnxExportTest {
      */
     private static void assertScoresMatch(RankingModel model, Dataset test) throws OrtException {
         byte[] onnx = OnnxExport.toBytes(model, "test");
-        try (OrtSession session = ORT.createSession(onnx, new OrtSession.SessionOptions())) {
+        try (OrtSession session = session(onnx)) {
             for (Query q : test.queries()) {
                 float[] expected = model.score(q);
                 float[] actual = run(session, q);
@@ -232,7 +251,7 @@ class OnnxExportTest {
         try (Stream<Path> files = Files.list(file.getParent())) {
             assertEquals(List.of(file), files.toList(), "no temporary file is left beside the model");
         }
-        try (OrtSession session = ORT.createSession(file.toString(), new OrtSession.SessionOptions())) {
+        try (OrtSession session = session(Files.readAllBytes(file))) {
             assertEquals("rankgrad", session.getMetadata().getProducerName());
             assertEquals("ranker", session.getMetadata().getGraphName());
             Map<String, String> meta = session.getMetadata().getCustomMetadata();
@@ -271,7 +290,7 @@ class OnnxExportTest {
         float[] bx = b.x().clone();
         System.arraycopy(doc, 0, bx, 0, D);
         Query b2 = b.withX(bx);
-        try (OrtSession session = ORT.createSession(OnnxExport.toBytes(model, "m"), new OrtSession.SessionOptions())) {
+        try (OrtSession session = session(OnnxExport.toBytes(model, "m"))) {
             float inA = run(session, a)[0];
             float inB = run(session, b2)[0];
             assertTrue(Math.abs(inA - inB) > 1e-3, "per-query statistics differ, so do the scores: " + inA + " " + inB);
