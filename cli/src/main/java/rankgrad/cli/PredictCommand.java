@@ -24,7 +24,7 @@ import rankgrad.ltr.model.RankingModel;
         description = {"Score documents and rank each query's documents, highest score first (ties in input order).",
             "tsv: a header, then qid, docid, rank, score, tab-separated.",
             "trec: a TREC run for trec_eval, 'qid Q0 docid rank score tag'.",
-            "Documents are named by the '--docid-key = X' pair of their line's comment (# docid = X),"
+            "Documents are named by the 'docid = X' pair of their line's comment (another key: --docid-key),"
                 + " or by their 0-based position in the query when the file has no such comments."})
 final class PredictCommand implements Callable<Integer> {
     private static final String DEFAULT_TAG = "rankgrad";
