@@ -1,7 +1,6 @@
 package rankgrad.properties;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
@@ -14,11 +13,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import rankgrad.autodiff.DType;
-import rankgrad.autodiff.GradientCheck;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Ops;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
+import rankgrad.testkit.GradientLaws;
+import rankgrad.testkit.OpCase;
+import rankgrad.testkit.OpCases;
 
 /**
  * Laws of the built-in ops' gradients, on random shapes (dimensions 1..7) and values. QuickTheories
@@ -51,25 +52,14 @@ class OpGradientProperties {
     @MethodSource("cases")
     void backwardMatchesCentralDifference(OpCase op) {
         qt().withExamples(EXAMPLES_PER_OP).forAll(op.examples(), longs().all()).checkAssert((e, seed) ->
-                GradientCheck.withDefaults()
-                        .withSeed(seed)
-                        .check(x -> op.body().apply(e, x), e.inputs())
-                        .assertWithin(GRADIENT_TOLERANCE));
+                GradientLaws.assertBackwardMatchesCentralDifference(op, e, seed, GRADIENT_TOLERANCE));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void float32AgreesWithFloat64(OpCase op) {
-        qt().withExamples(EXAMPLES_PER_OP).forAll(op.examples(), longs().all()).checkAssert((e, seed) -> {
-            Evaluated f32 = evaluate(op, e, DType.F32, seed);
-            Evaluated f64 = evaluate(op, e, DType.F64, seed);
-            assertClose(f64.loss(), f32.loss(), op + " loss");
-            for (int i = 0; i < f64.grads().length; i++) {
-                for (int k = 0; k < f64.grads()[i].length; k++) {
-                    assertClose(f64.grads()[i][k], f32.grads()[i][k], op + " gradient of input " + i + " at " + k);
-                }
-            }
-        });
+        qt().withExamples(EXAMPLES_PER_OP).forAll(op.examples(), longs().all()).checkAssert((e, seed) ->
+                GradientLaws.assertFloat32AgreesWithFloat64(op, e, seed, F32_TOLERANCE));
     }
 
     /** A node used several times receives the sum of the gradients of its uses. */
@@ -178,35 +168,7 @@ class OpGradientProperties {
         return new Tensor[] {dx, dw};
     });
 
-    /** The loss and input gradients of a case in one dtype, with weights shared by both dtypes. */
-    private record Evaluated(double loss, double[][] grads) {
-    }
-
-    private static Evaluated evaluate(OpCase op, Example e, DType dtype, long seed) {
-        // Both dtypes see the same float32-representable inputs and weights, so only the
-        // arithmetic differs.
-        Tensor[] inputs = e.inputs(DType.F32);
-        Var[] x = new Var[inputs.length];
-        for (int i = 0; i < x.length; i++) {
-            x[i] = Var.param(inputs[i].to(dtype));
-        }
-        Var y = op.body().apply(e, x);
-        Tensor w = gaussian(new SplittableRandom(seed), y.value().shape()).to(DType.F32).to(dtype);
-        Var loss = Ops.sum(Ops.mul(y, Var.constant(w)));
-        loss.backward();
-        double[][] grads = new double[x.length][];
-        for (int i = 0; i < x.length; i++) {
-            Tensor g = x[i].grad();
-            grads[i] = g == null ? new double[inputs[i].size()] : g.toDoubleArray();
-        }
-        return new Evaluated(loss.value().item(), grads);
-    }
-
-    private static void assertClose(double expected, double actual, String what) {
-        assertEquals(expected, actual, F32_TOLERANCE * (1 + Math.abs(expected)), what);
-    }
-
-    static Tensor gaussian(SplittableRandom rng, int... shape) {
+    private static Tensor gaussian(SplittableRandom rng, int... shape) {
         Tensor t = Tensor.zeros(DType.F64, shape);
         for (int i = 0; i < t.size(); i++) {
             t.set(i, rng.nextGaussian());

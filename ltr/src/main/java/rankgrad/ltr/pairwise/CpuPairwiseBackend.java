@@ -79,13 +79,13 @@ public final class CpuPairwiseBackend implements PairwiseBackend {
     }
 
     @Override
-    public void sigmoidRanksF32(float[] scores, int[] offsets, float alpha, float[] ranks) {
+    public void approxRanksF32(float[] scores, int[] offsets, float alpha, float[] ranks) {
         forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
                 kernels.approxRanksF32(scores, from, m, rowFrom, rowTo, alpha, ranks));
     }
 
     @Override
-    public void sigmoidRanksF64(double[] scores, int[] offsets, double alpha, double[] ranks) {
+    public void approxRanksF64(double[] scores, int[] offsets, double alpha, double[] ranks) {
         forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
                 kernels.approxRanksF64(scores, from, m, rowFrom, rowTo, alpha, ranks));
     }
@@ -102,6 +102,46 @@ public final class CpuPairwiseBackend implements PairwiseBackend {
             double[] rankGrad, double[] scoreGrad) {
         forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
                 kernels.rankGradientF64(type, scores, labels, rankGrad, from, m, rowFrom, rowTo, alpha, scoreGrad));
+    }
+
+    @Override
+    public void hingeRanksF32(float alpha, float[] scores, float[] labels, int[] offsets, float[] ranks) {
+        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
+                kernels.hingeRanksF32(scores, labels, from, m, rowFrom, rowTo, alpha, ranks));
+    }
+
+    @Override
+    public void hingeRanksF64(double alpha, double[] scores, float[] labels, int[] offsets, double[] ranks) {
+        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
+                kernels.hingeRanksF64(scores, labels, from, m, rowFrom, rowTo, alpha, ranks));
+    }
+
+    @Override
+    public void hingeRankGradientF32(float alpha, float[] scores, float[] labels, int[] offsets, float[] rankGrad,
+            float[] scoreGrad) {
+        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
+                kernels.hingeRankGradientF32(scores, labels, rankGrad, from, m, rowFrom, rowTo, alpha, scoreGrad));
+    }
+
+    @Override
+    public void hingeRankGradientF64(double alpha, double[] scores, float[] labels, int[] offsets,
+            double[] rankGrad, double[] scoreGrad) {
+        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
+                kernels.hingeRankGradientF64(scores, labels, rankGrad, from, m, rowFrom, rowTo, alpha, scoreGrad));
+    }
+
+    @Override
+    public void logisticPairsF32(float sigma, float[] scores, float[] labels, float[] gains, float[] discounts,
+            int[] offsets, float[] scoreGrad, float[] cost) {
+        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) -> kernels.logisticPairsF32(scores, labels, gains,
+                discounts, from, m, rowFrom, rowTo, sigma, scoreGrad, cost));
+    }
+
+    @Override
+    public void logisticPairsF64(double sigma, double[] scores, float[] labels, double[] gains, double[] discounts,
+            int[] offsets, double[] scoreGrad, double[] cost) {
+        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) -> kernels.logisticPairsF64(scores, labels, gains,
+                discounts, from, m, rowFrom, rowTo, sigma, scoreGrad, cost));
     }
 
     /** The rows [rowFrom, rowTo) of the query of m documents starting at from. */

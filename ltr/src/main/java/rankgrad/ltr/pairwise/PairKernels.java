@@ -46,4 +46,37 @@ public interface PairKernels {
     /** {@link #rankGradientF32} in float64 (labels stay float32, as in a batch). */
     void rankGradientF64(BackwardType type, double[] s, float[] y, double[] g, int off, int m, int rowFrom, int rowTo,
             double alpha, double[] out);
+
+    /**
+     * The smoothed-hinge ranks of SHF-SDCG (Wu et al. Eq. 12-15; {@link PairwiseBackend#hingeRanksF32}):
+     * out[k] = 1/2 + sum_j T_kj(s_k - s_j), the term j = k being T_kk(0) = G_a(0) = 1/2.
+     */
+    void hingeRanksF32(float[] s, float[] y, int off, int m, int rowFrom, int rowTo, float alpha, float[] out);
+
+    /** {@link #hingeRanksF32} in float64. */
+    void hingeRanksF64(double[] s, float[] y, int off, int m, int rowFrom, int rowTo, double alpha, double[] out);
+
+    /**
+     * out[k] = sum_j (c_k T'_kj(s_k - s_j) - c_j T'_jk(s_j - s_k)), the score gradient through
+     * {@link #hingeRanksF32} for c = dL/drhat; the term j = k is zero.
+     */
+    void hingeRankGradientF32(float[] s, float[] y, float[] c, int off, int m, int rowFrom, int rowTo, float alpha,
+            float[] out);
+
+    /** {@link #hingeRankGradientF32} in float64. */
+    void hingeRankGradientF64(double[] s, float[] y, double[] c, int off, int m, int rowFrom, int rowTo,
+            double alpha, double[] out);
+
+    /**
+     * RankNet / LambdaRank pair terms ({@link PairwiseBackend#logisticPairsF32}): with z = sigma_s
+     * (s_k - s_j) and w_kj = |gain_k - gain_j| |disc_k - disc_j| (1 when {@code gain} is null),
+     * grad[k] = -sum_{y_j &lt; y_k} w sigma_s sigma(-z) + sum_{y_j &gt; y_k} w sigma_s sigma(z) and
+     * cost[k] = sum_{y_j &lt; y_k} w log(1 + e^{-z}).
+     */
+    void logisticPairsF32(float[] s, float[] y, float[] gain, float[] disc, int off, int m, int rowFrom, int rowTo,
+            float sigma, float[] grad, float[] cost);
+
+    /** {@link #logisticPairsF32} in float64. */
+    void logisticPairsF64(double[] s, float[] y, double[] gain, double[] disc, int off, int m, int rowFrom,
+            int rowTo, double sigma, double[] grad, double[] cost);
 }

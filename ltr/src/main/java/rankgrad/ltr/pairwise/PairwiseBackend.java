@@ -1,30 +1,50 @@
 package rankgrad.ltr.pairwise;
 
+import java.util.Arrays;
+import rankgrad.ltr.Ranking;
+
 /**
- * The pairwise work of the rank operators for a ragged batch (DESIGN section 1): forward ranks
- * and backward gradient sums, query by query, over exactly m_q^2 pairs per query, with no mask,
- * no padding and no m x m array.
+ * The O(m^2) pairwise work of every rank loss for a ragged batch (DESIGN section 1), query by
+ * query over exactly m_q^2 pairs, with no mask, no padding and no m x m array. A second backend
+ * (TornadoVM, a user's) implements the five float32 methods; exact ranks (a sort) and float64
+ * have default implementations.
  *
- * <p>Arrays are flat over the batch: query q owns {@code [offsets[q], offsets[q+1])} of {@code
- * scores}, {@code labels}, {@code tieKeys}, {@code rankGrad} and the outputs. Within a query, with
- * z_ij = s_i - s_j and sigma(x) = 1 / (1 + e^{-x}):
+ * <p>Arrays are flat over the batch: query q owns {@code [offsets[q], offsets[q+1])} of every
+ * per-document array; pairs never cross queries. Within a query, for documents k and j:
+ * z_kj = s_k - s_j, sigma(x) = 1 / (1 + e^{-x}), u_kj = sign(y_k - y_j), and every output is
+ * overwritten, never accumulated. Each output element k is a sum over the query's documents j.
  * <ul>
- *   <li>{@code exactRanks}: the twin-sigmoid forward ranks (Yu et al. Eq. 12 with alpha_f -> inf
- *       and tie-breaking), r_i = 1 + #{j : s_j &gt; s_i, or s_j == s_i and key_j &lt; key_i}. Scores
- *       compare with IEEE {@code ==}, so -0.0 and +0.0 tie. The result is a permutation of 1..m.</li>
- *   <li>{@code sigmoidRanks}: the approximate ranks pi^-(i) = 1 + sum_{j != i} sigma(alpha (s_j -
- *       s_i)) (Qin et al.; Bruch et al. Eq. 6).</li>
- *   <li>{@code rankGradient}: given g = dL/dr, the score gradient dL/ds_k = sum_i g_i dr_i/ds_k,
- *       where r_i = 1 + sum_{j != i} (1 - h(z_ij)) and the backward uses the pair derivative of
- *       {@link BackwardType} with alpha in place of dh/dz (Yu Eq. 11, 20, 21): for type 1,
- *       sum_j d_kj (g_j - g_k); for types 2 and 3, -sum_j d_kj (g_k + g_j). With type 1 and the
- *       same alpha this is the exact gradient of {@code sigmoidRanks}.</li>
+ *   <li>{@link #approxRanksF32}: pi^-(k) = 1 + sum_{j != k} sigma(alpha (s_j - s_k)) (Qin et al.;
+ *       Bruch et al. Eq. 6; also Wu et al.'s SDCG ranks with G_a(x) = sigma(-a x)).</li>
+ *   <li>{@link #rankGradientF32}: given g = dL/dr, scoreGrad_k = dL/ds_k = sum_i g_i dr_i/ds_k for
+ *       r_i = 1 + sum_{j != i} (1 - h(z_ij)), with the pair derivative d_kj of {@link BackwardType}
+ *       in place of dh/dz (Yu et al. Eq. 11, 20, 21): type 1: sum_j d_kj (g_j - g_k); types 2
+ *       and 3: -sum_j d_kj (g_k + g_j). Type 1 with the same alpha is the exact gradient of
+ *       {@link #approxRanksF32}.</li>
+ *   <li>{@link #hingeRanksF32}: the smoothed-hinge ranks of SHF-SDCG (Wu et al. Eq. 12-15, sign
+ *       restored as in DESIGN section 3.4): rhat_k = 1 + sum_{j != k} T_kj(z_kj) with
+ *       G_a(x) = 1 / (1 + e^{a x}), A_a(x) = G_a(x) for x &gt;= 0 and 1/2 - (a/4) x for x &lt; 0,
+ *       and T_kj = A_a if y_k &gt; y_j, B_a(x) = 1 + A_a(-x) if y_k &lt; y_j, G_a if y_k = y_j.</li>
+ *   <li>{@link #hingeRankGradientF32}: given c = dL/drhat, scoreGrad_k = sum_j (c_k T'_kj(z_kj) -
+ *       c_j T'_jk(z_jk)), the exact gradient through {@link #hingeRanksF32}.</li>
+ *   <li>{@link #logisticPairsF32}: the pair terms of RankNet and LambdaRank (Burges et al.; Yue
+ *       and Burges Eq. 2) with weights w_kj = |gain_k - gain_j| |disc_k - disc_j| (LambdaRank's
+ *       |delta NDCG| up to 1/IDCG, which the caller folds into disc), or w_kj = 1 when {@code
+ *       gains} is null (RankNet): scoreGrad_k = -sum_{j: y_j != y_k} u_kj w_kj sigma_s /
+ *       (1 + e^{u_kj sigma_s z_kj}) and cost_k = sum_{j: y_k &gt; y_j} w_kj log(1 + e^{-sigma_s
+ *       z_kj}); scoreGrad is the gradient of sum_k cost_k with the weights held fixed.</li>
  * </ul>
  *
+ * <p>Contract (checked for every implementation by the testkit's backend contract suite): results
+ * equal {@link PairwiseBackends#reference() the scalar reference} within float32 rounding on any
+ * ragged batch with ties and signed zeros (-0.0 and +0.0 are equal scores); exact ranks are a
+ * permutation of 1..m; LambdaRank/RankNet gradients of a query sum to zero; no NaN for finite
+ * scores however far apart; results do not depend on the number of threads; methods are
+ * thread-safe. Scores are finite (callers check, naming the query).
+ *
  * <p>Implementations: {@link CpuPairwiseBackend} (always present, SIMD with a scalar fallback);
- * others (TornadoVM) register through {@link java.util.ServiceLoader} and are selected by name
- * with {@link PairwiseBackends}. Contract: scores are finite (callers check, naming the query);
- * results must not depend on the number of threads; methods are thread-safe.
+ * others register through {@link java.util.ServiceLoader} and are selected by name with {@link
+ * PairwiseBackends}.
  */
 public interface PairwiseBackend {
 
@@ -39,23 +59,86 @@ public interface PairwiseBackend {
         return true;
     }
 
-    /** Exact ranks by score, ties by smaller tie key first; {@code tieKeys} per query a permutation of 0..m-1. */
-    void exactRanksF32(float[] scores, int[] offsets, int[] tieKeys, float[] ranks);
+    /** Approximate ranks pi^- with sigmoid steepness {@code alpha > 0}, into {@code ranks}. */
+    void approxRanksF32(float[] scores, int[] offsets, float alpha, float[] ranks);
 
-    /** {@link #exactRanksF32} for float64 scores. */
-    void exactRanksF64(double[] scores, int[] offsets, int[] tieKeys, double[] ranks);
-
-    /** Approximate ranks pi^- with sigmoid steepness {@code alpha > 0}. */
-    void sigmoidRanksF32(float[] scores, int[] offsets, float alpha, float[] ranks);
-
-    /** {@link #sigmoidRanksF32} in float64. */
-    void sigmoidRanksF64(double[] scores, int[] offsets, double alpha, double[] ranks);
-
-    /** Score gradient {@code scoreGrad} from the rank gradient {@code rankGrad} (overwritten, not accumulated). */
+    /** Score gradient {@code scoreGrad} from the rank gradient {@code rankGrad}, pair derivative of {@code type}. */
     void rankGradientF32(BackwardType type, float alpha, float[] scores, float[] labels, int[] offsets,
             float[] rankGrad, float[] scoreGrad);
 
-    /** {@link #rankGradientF32} in float64. */
-    void rankGradientF64(BackwardType type, double alpha, double[] scores, float[] labels, int[] offsets,
-            double[] rankGrad, double[] scoreGrad);
+    /** The smoothed-hinge ranks rhat of SHF-SDCG with slope {@code alpha > 0}, into {@code ranks}. */
+    void hingeRanksF32(float alpha, float[] scores, float[] labels, int[] offsets, float[] ranks);
+
+    /** Score gradient {@code scoreGrad} from {@code rankGrad} = dL/drhat through {@link #hingeRanksF32}. */
+    void hingeRankGradientF32(float alpha, float[] scores, float[] labels, int[] offsets, float[] rankGrad,
+            float[] scoreGrad);
+
+    /**
+     * RankNet ({@code gains == null}) or LambdaRank pair terms per document: the score gradient
+     * into {@code scoreGrad} and the weighted logistic cost of the pairs a document leads into
+     * {@code cost}.
+     *
+     * @param gains per-document gains 2^y - 1, or null for unit pair weights (RankNet)
+     * @param discounts per-document discounts of the current positions (LambdaRank; ignored when
+     *     {@code gains} is null)
+     */
+    void logisticPairsF32(float sigma, float[] scores, float[] labels, float[] gains, float[] discounts,
+            int[] offsets, float[] scoreGrad, float[] cost);
+
+    /**
+     * Exact ranks by score, ties by smaller tie key first ({@code tieKeys} per query a permutation
+     * of 0..m-1): r_i = 1 + #{j : s_j &gt; s_i, or s_j == s_i and key_j &lt; key_i}, the twin-sigmoid
+     * forward ranks (Yu et al. Eq. 12 with alpha_f -&gt; infinity). A sort, O(m log m) per query.
+     */
+    default void exactRanksF32(float[] scores, int[] offsets, int[] tieKeys, float[] ranks) {
+        for (int q = 0; q + 1 < offsets.length; q++) {
+            int from = offsets[q];
+            int m = offsets[q + 1] - from;
+            int[] order = Ranking.order(scores, from, m, Arrays.copyOfRange(tieKeys, from, from + m));
+            for (int p = 0; p < m; p++) {
+                ranks[from + order[p]] = p + 1;
+            }
+        }
+    }
+
+    /** {@link #exactRanksF32} for float64 scores. */
+    default void exactRanksF64(double[] scores, int[] offsets, int[] tieKeys, double[] ranks) {
+        for (int q = 0; q + 1 < offsets.length; q++) {
+            int from = offsets[q];
+            int m = offsets[q + 1] - from;
+            int[] order = Ranking.order(scores, from, m, Arrays.copyOfRange(tieKeys, from, from + m));
+            for (int p = 0; p < m; p++) {
+                ranks[from + order[p]] = p + 1;
+            }
+        }
+    }
+
+    /** {@link #approxRanksF32} in float64 (gradient checks); by default the scalar reference. */
+    default void approxRanksF64(double[] scores, int[] offsets, double alpha, double[] ranks) {
+        PairwiseBackends.reference().approxRanksF64(scores, offsets, alpha, ranks);
+    }
+
+    /** {@link #rankGradientF32} in float64; by default the scalar reference. */
+    default void rankGradientF64(BackwardType type, double alpha, double[] scores, float[] labels, int[] offsets,
+            double[] rankGrad, double[] scoreGrad) {
+        PairwiseBackends.reference().rankGradientF64(type, alpha, scores, labels, offsets, rankGrad, scoreGrad);
+    }
+
+    /** {@link #hingeRanksF32} in float64; by default the scalar reference. */
+    default void hingeRanksF64(double alpha, double[] scores, float[] labels, int[] offsets, double[] ranks) {
+        PairwiseBackends.reference().hingeRanksF64(alpha, scores, labels, offsets, ranks);
+    }
+
+    /** {@link #hingeRankGradientF32} in float64; by default the scalar reference. */
+    default void hingeRankGradientF64(double alpha, double[] scores, float[] labels, int[] offsets,
+            double[] rankGrad, double[] scoreGrad) {
+        PairwiseBackends.reference().hingeRankGradientF64(alpha, scores, labels, offsets, rankGrad, scoreGrad);
+    }
+
+    /** {@link #logisticPairsF32} in float64; by default the scalar reference. */
+    default void logisticPairsF64(double sigma, double[] scores, float[] labels, double[] gains,
+            double[] discounts, int[] offsets, double[] scoreGrad, double[] cost) {
+        PairwiseBackends.reference().logisticPairsF64(sigma, scores, labels, gains, discounts, offsets, scoreGrad,
+                cost);
+    }
 }

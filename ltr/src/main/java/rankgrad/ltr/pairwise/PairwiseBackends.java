@@ -31,6 +31,14 @@ public final class PairwiseBackends {
         return CpuHolder.INSTANCE;
     }
 
+    /**
+     * The CPU backend on the scalar pair kernels: the reference every backend is checked against,
+     * and the float64 default of {@link PairwiseBackend}.
+     */
+    public static PairwiseBackend reference() {
+        return ReferenceHolder.INSTANCE;
+    }
+
     /** The backend called {@code name} if registered and available here, else the CPU backend (logged). */
     public static PairwiseBackend byName(String name) {
         if (name.equalsIgnoreCase("cpu")) {
@@ -69,6 +77,10 @@ public final class PairwiseBackends {
 
     private static final class Holder {
         static final PairwiseBackend INSTANCE = byName(System.getProperty("rankgrad.pairwise", "cpu"));
+    }
+
+    private static final class ReferenceHolder {
+        static final PairwiseBackend INSTANCE = CpuPairwiseBackend.withKernels(PairKernelProvider.scalar());
     }
 
     private static final class CpuHolder {

@@ -75,6 +75,160 @@ public final class ScalarPairKernels implements PairKernels {
         }
     }
 
+    @Override
+    public void hingeRanksF32(float[] s, float[] y, int off, int m, int rowFrom, int rowTo, float alpha, float[] out) {
+        for (int k = rowFrom; k < rowTo; k++) {
+            float sum = 0.5f;
+            for (int j = off; j < off + m; j++) {
+                float x = s[k] - s[j];
+                sum += y[k] == y[j] ? sigmoid(-alpha * x) : y[k] > y[j] ? hingeA(alpha, x) : 1f + hingeA(alpha, -x);
+            }
+            out[k] = sum;
+        }
+    }
+
+    @Override
+    public void hingeRanksF64(double[] s, float[] y, int off, int m, int rowFrom, int rowTo, double alpha,
+            double[] out) {
+        for (int k = rowFrom; k < rowTo; k++) {
+            double sum = 0.5;
+            for (int j = off; j < off + m; j++) {
+                double x = s[k] - s[j];
+                sum += y[k] == y[j] ? sigmoid(-alpha * x) : y[k] > y[j] ? hingeA(alpha, x) : 1.0 + hingeA(alpha, -x);
+            }
+            out[k] = sum;
+        }
+    }
+
+    @Override
+    public void hingeRankGradientF32(float[] s, float[] y, float[] c, int off, int m, int rowFrom, int rowTo,
+            float alpha, float[] out) {
+        for (int k = rowFrom; k < rowTo; k++) {
+            float sum = 0f;
+            for (int j = off; j < off + m; j++) {
+                float x = s[k] - s[j];
+                sum += c[k] * hingeSlope(alpha, y[k], y[j], x) - c[j] * hingeSlope(alpha, y[j], y[k], -x);
+            }
+            out[k] = sum;
+        }
+    }
+
+    @Override
+    public void hingeRankGradientF64(double[] s, float[] y, double[] c, int off, int m, int rowFrom, int rowTo,
+            double alpha, double[] out) {
+        for (int k = rowFrom; k < rowTo; k++) {
+            double sum = 0.0;
+            for (int j = off; j < off + m; j++) {
+                double x = s[k] - s[j];
+                sum += c[k] * hingeSlope(alpha, y[k], y[j], x) - c[j] * hingeSlope(alpha, y[j], y[k], -x);
+            }
+            out[k] = sum;
+        }
+    }
+
+    @Override
+    public void logisticPairsF32(float[] s, float[] y, float[] gain, float[] disc, int off, int m, int rowFrom,
+            int rowTo, float sigma, float[] grad, float[] cost) {
+        for (int k = rowFrom; k < rowTo; k++) {
+            float g = 0f;
+            float c = 0f;
+            for (int j = off; j < off + m; j++) {
+                if (y[j] == y[k]) {
+                    continue;
+                }
+                float w = gain == null ? 1f : Math.abs(gain[k] - gain[j]) * Math.abs(disc[k] - disc[j]);
+                float z = sigma * (s[k] - s[j]);
+                if (y[k] > y[j]) {
+                    g -= w * sigma * sigmoid(-z);
+                    c += w * softplus(-z);
+                } else {
+                    g += w * sigma * sigmoid(z);
+                }
+            }
+            grad[k] = g;
+            cost[k] = c;
+        }
+    }
+
+    @Override
+    public void logisticPairsF64(double[] s, float[] y, double[] gain, double[] disc, int off, int m, int rowFrom,
+            int rowTo, double sigma, double[] grad, double[] cost) {
+        for (int k = rowFrom; k < rowTo; k++) {
+            double g = 0.0;
+            double c = 0.0;
+            for (int j = off; j < off + m; j++) {
+                if (y[j] == y[k]) {
+                    continue;
+                }
+                double w = gain == null ? 1.0 : Math.abs(gain[k] - gain[j]) * Math.abs(disc[k] - disc[j]);
+                double z = sigma * (s[k] - s[j]);
+                if (y[k] > y[j]) {
+                    g -= w * sigma * sigmoid(-z);
+                    c += w * softplus(-z);
+                } else {
+                    g += w * sigma * sigmoid(z);
+                }
+            }
+            grad[k] = g;
+            cost[k] = c;
+        }
+    }
+
+    /** Wu's A_a(x): G_a(x) = sigma(-a x) for x &gt;= 0, the tangent 1/2 - (a/4) x for x &lt; 0 (C1 at 0). */
+    static float hingeA(float a, float x) {
+        return x >= 0f ? sigmoid(-a * x) : 0.5f - 0.25f * a * x;
+    }
+
+    /** {@link #hingeA(float, float)} in float64. */
+    static double hingeA(double a, double x) {
+        return x >= 0.0 ? sigmoid(-a * x) : 0.5 - 0.25 * a * x;
+    }
+
+    /** T'_kj(x), the derivative of the term document j adds to rhat_k, at x = s_k - s_j. */
+    static float hingeSlope(float a, float yk, float yj, float x) {
+        if (yk == yj) {
+            return slopeG(a, x);
+        }
+        return yk > yj ? slopeA(a, x) : -slopeA(a, -x);
+    }
+
+    /** {@link #hingeSlope(float, float, float, float)} in float64. */
+    static double hingeSlope(double a, float yk, float yj, double x) {
+        if (yk == yj) {
+            return slopeG(a, x);
+        }
+        return yk > yj ? slopeA(a, x) : -slopeA(a, -x);
+    }
+
+    private static float slopeA(float a, float x) {
+        return x >= 0f ? slopeG(a, x) : -0.25f * a;
+    }
+
+    private static double slopeA(double a, double x) {
+        return x >= 0.0 ? slopeG(a, x) : -0.25 * a;
+    }
+
+    /** G_a'(x) = -a G_a(x) (1 - G_a(x)). */
+    private static float slopeG(float a, float x) {
+        float g = sigmoid(-a * x);
+        return -a * g * (1f - g);
+    }
+
+    private static double slopeG(double a, double x) {
+        double g = sigmoid(-a * x);
+        return -a * g * (1.0 - g);
+    }
+
+    /** log(1 + e^x) without overflow: max(x, 0) + log1p(e^{-|x|}). */
+    static float softplus(float x) {
+        return Math.max(x, 0f) + (float) Math.log1p(Math.exp(-Math.abs(x)));
+    }
+
+    /** {@link #softplus(float)} in float64. */
+    static double softplus(double x) {
+        return Math.max(x, 0.0) + Math.log1p(Math.exp(-Math.abs(x)));
+    }
+
     /** sigma(x) = 1 / (1 + e^{-x}) in float32 arithmetic; e^{-x} = +inf gives exactly 0. */
     static float sigmoid(float x) {
         return 1f / (1f + (float) Math.exp(-x));

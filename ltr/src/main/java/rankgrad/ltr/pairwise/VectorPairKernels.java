@@ -67,6 +67,41 @@ public final class VectorPairKernels implements PairKernels {
         return "vector(" + F.vectorBitSize() + "-bit)";
     }
 
+    @Override
+    public void hingeRanksF32(float[] s, float[] y, int off, int m, int rowFrom, int rowTo, float alpha, float[] out) {
+        ScalarPairKernels.INSTANCE.hingeRanksF32(s, y, off, m, rowFrom, rowTo, alpha, out);
+    }
+
+    @Override
+    public void hingeRanksF64(double[] s, float[] y, int off, int m, int rowFrom, int rowTo, double alpha,
+            double[] out) {
+        ScalarPairKernels.INSTANCE.hingeRanksF64(s, y, off, m, rowFrom, rowTo, alpha, out);
+    }
+
+    @Override
+    public void hingeRankGradientF32(float[] s, float[] y, float[] c, int off, int m, int rowFrom, int rowTo,
+            float alpha, float[] out) {
+        ScalarPairKernels.INSTANCE.hingeRankGradientF32(s, y, c, off, m, rowFrom, rowTo, alpha, out);
+    }
+
+    @Override
+    public void hingeRankGradientF64(double[] s, float[] y, double[] c, int off, int m, int rowFrom, int rowTo,
+            double alpha, double[] out) {
+        ScalarPairKernels.INSTANCE.hingeRankGradientF64(s, y, c, off, m, rowFrom, rowTo, alpha, out);
+    }
+
+    @Override
+    public void logisticPairsF32(float[] s, float[] y, float[] gain, float[] disc, int off, int m, int rowFrom,
+            int rowTo, float sigma, float[] grad, float[] cost) {
+        ScalarPairKernels.INSTANCE.logisticPairsF32(s, y, gain, disc, off, m, rowFrom, rowTo, sigma, grad, cost);
+    }
+
+    @Override
+    public void logisticPairsF64(double[] s, float[] y, double[] gain, double[] disc, int off, int m, int rowFrom,
+            int rowTo, double sigma, double[] grad, double[] cost) {
+        ScalarPairKernels.INSTANCE.logisticPairsF64(s, y, gain, disc, off, m, rowFrom, rowTo, sigma, grad, cost);
+    }
+
     // Each public method dispatches to a method holding both loops for one case, taking and
     // returning no vectors: if C2 declines to inline a call, vectors crossing it would be boxed.
 

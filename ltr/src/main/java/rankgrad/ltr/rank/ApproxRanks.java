@@ -57,9 +57,9 @@ public final class ApproxRanks implements Op<Tensor> {
         Inputs.requireScores(name(), scores, batch);
         Tensor ranks = Tensor.zerosLike(scores);
         if (scores.dtype() == DType.F32) {
-            backend.sigmoidRanksF32(scores.f32(), batch.offsets(), (float) alpha, ranks.f32());
+            backend.approxRanksF32(scores.f32(), batch.offsets(), (float) alpha, ranks.f32());
         } else {
-            backend.sigmoidRanksF64(scores.f64(), batch.offsets(), alpha, ranks.f64());
+            backend.approxRanksF64(scores.f64(), batch.offsets(), alpha, ranks.f64());
         }
         return Op.result(ranks, scores);
     }

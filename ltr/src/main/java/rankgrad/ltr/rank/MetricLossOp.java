@@ -60,9 +60,9 @@ final class MetricLossOp implements Op<MetricLossOp.Saved> {
         } else if (tieKeys != null) {
             backend.exactRanksF64(scores.f64(), offsets, tieKeys, ranks.f64());
         } else if (f32) {
-            backend.sigmoidRanksF32(scores.f32(), offsets, (float) alpha, ranks.f32());
+            backend.approxRanksF32(scores.f32(), offsets, (float) alpha, ranks.f32());
         } else {
-            backend.sigmoidRanksF64(scores.f64(), offsets, alpha, ranks.f64());
+            backend.approxRanksF64(scores.f64(), offsets, alpha, ranks.f64());
         }
         Tensor rankGrad = Tensor.zerosLike(scores);
         double[] values = new double[queries];

@@ -77,7 +77,7 @@ public final class RankAccuracy {
                 int[] truth = Ranking.ranks(Ranking.order(s, 0, m, keys));
                 double[] approx = new double[m];
                 for (int k = 0; k < STEEPNESS.length; k++) {
-                    backend.sigmoidRanksF64(s, new int[] {0, m}, STEEPNESS[k], approx);
+                    backend.approxRanksF64(s, new int[] {0, m}, STEEPNESS[k], approx);
                     double d = l1(approx, truth);
                     sigmoid[l][k] += d / VECTORS;
                     squares[l][k] += d * d / VECTORS;

@@ -1,8 +1,6 @@
 package rankgrad.autodiff.kernel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.arrays;
 import static org.quicktheories.generators.SourceDSL.booleans;
@@ -16,6 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 import rankgrad.autodiff.Parallel;
+import rankgrad.testkit.KernelLaws;
+import rankgrad.testkit.KernelLaws.Tolerance;
 
 /**
  * Laws of the Vector API kernels: each equals its scalar oracle within a stated floating-point
@@ -163,13 +163,8 @@ class VectorKernelProperties {
                     // fused multiply-adds); both differ from the exact sum by at most
                     // gamma_k * sum |a_ip b_pj| with gamma_k = k u / (1 - k u) (Higham, Thm 3.1).
                     double gamma = gamma(k);
-                    for (int i = 0; i < m * n; i++) {
-                        double tol = 2 * gamma * absSum[i];
-                        if (Math.abs(actual[i] - expected[i]) > tol) {
-                            fail("C[" + i / n + "][" + i % n + "] of " + m + "x" + k + "x" + n + " transA=" + ta
-                                    + " transB=" + tb + ": vector " + actual[i] + ", scalar " + expected[i] + ", tol " + tol);
-                        }
-                    }
+                    KernelLaws.assertVectorEqualsScalar(m + "x" + k + "x" + n + " transA=" + ta + " transB=" + tb, expected,
+                            actual, (i, scalar) -> 2 * gamma * absSum[i]);
                 });
     }
 
@@ -191,10 +186,8 @@ class VectorKernelProperties {
                         VECTOR.gemmF32(ta, tb, m, n, k, a, b, one);
                         Parallel.setThreads(2);
                         VECTOR.gemmF32(ta, tb, m, n, k, a, b, two);
-                        for (int i = 0; i < m * n; i++) {
-                            assertEquals(Float.floatToIntBits(one[i]), Float.floatToIntBits(two[i]),
-                                    () -> m + "x" + k + "x" + n + " transA=" + ta + " transB=" + tb);
-                        }
+                        KernelLaws.assertVectorEqualsScalar("two threads vs one, " + m + "x" + k + "x" + n + " transA=" + ta
+                                + " transB=" + tb, one, two, Tolerance.EXACT);
                     });
         } finally {
             Parallel.setThreads(threads);
@@ -228,22 +221,27 @@ class VectorKernelProperties {
                 float[] yv = b.clone();
                 SCALAR.axpyF32(c.s(), a, aOff, ys, bOff, n);
                 VECTOR.axpyF32(c.s(), a, aOff, yv, bOff, n);
-                for (int i = 0; i < b.length; i++) {
-                    boolean inRange = i >= bOff && i < bOff + n;
+                KernelLaws.assertVectorEqualsScalar(c.toString(), ys, yv, (i, scalar) -> {
+                    if (i < bOff || i >= bOff + n) {
+                        return 0;
+                    }
                     // The vector kernel fuses y + s x into one rounding, the scalar one rounds s x
                     // first: they differ by at most that first rounding plus one of each result.
-                    double tol = inRange ? Math.ulp(c.s() * a[aOff + i - bOff]) + Math.ulp(ys[i]) : 0;
-                    assertClose(c, i, ys[i], yv[i], tol);
-                }
+                    // A zero result may differ in sign (a fused multiply-add rounds a tiny negative
+                    // product once to -0.0 where multiply-then-add gives -0.0 + y = +0.0): any
+                    // positive tolerance below the smallest float compares the values only.
+                    double tol = Math.ulp(c.s() * a[aOff + i - bOff]) + Math.ulp((float) scalar);
+                    return scalar == 0 ? Double.MIN_VALUE : tol;
+                });
             }
             default -> {
                 float[] outS = new float[n + 3];
                 float[] outV = new float[n + 3];
                 elementwise(SCALAR, c.kernel(), a, aOff, b, bOff, c.s(), outS, outOff, n);
                 elementwise(VECTOR, c.kernel(), a, aOff, b, bOff, c.s(), outV, outOff, n);
-                for (int i = 0; i < n + 3; i++) {
-                    assertClose(c, i, outS[i], outV[i], ulps(c.kernel()) * Math.ulp(outS[i]));
-                }
+                // Zeros keep their sign exactly (tanh(-0) = -0, relu(-0) = +0): tolerance 0 compares bits.
+                KernelLaws.assertVectorEqualsScalar(c.toString(), outS, outV,
+                        (i, scalar) -> scalar == 0 ? 0 : ulps(c.kernel()) * Math.ulp((float) scalar));
             }
         }
     }
@@ -282,29 +280,10 @@ class VectorKernelProperties {
         // Both sum n terms in float32 in different orders; each is within gamma_n * sum |terms| of
         // the exact sum (Higham, Accuracy and Stability, Eq. 4.4), gamma_n = n u / (1 - n u), so
         // the bound grows linearly with n (about 1.2e-7 n relative to sum |terms|). Subnormal
-        // products lose absolute, not relative, accuracy: one MIN_VALUE per term covers that.
+        // products lose absolute, not relative, accuracy: one MIN_VALUE per term covers that; the
+        // empty sum is +0.0 in both.
         double tol = 2 * gamma(c.n()) * absSum + c.n() * (double) Float.MIN_VALUE;
-        assertTrue(Math.abs((double) vector - scalar) <= tol,
-                () -> c + ": vector " + vector + ", scalar " + scalar + ", tolerance " + tol);
-    }
-
-    private static void assertClose(Case c, int i, float scalar, float vector, double tol) {
-        if (scalar == 0f && c.kernel() == Kernel.AXPY) {
-            // Zeros agree in value; their sign may not: a fused multiply-add rounds a tiny negative
-            // product once (-0.0) where multiply-then-add rounds it to -0.0 and adds +0.0 (+0.0).
-            assertEquals(0f, vector, 0f, () -> c + " at " + i + ": vector " + vector + ", scalar " + scalar);
-        } else if (scalar == 0f) {
-            // Every other kernel keeps the sign of zero exactly (tanh(-0) = -0, relu(-0) = +0).
-            assertEquals(Float.floatToIntBits(scalar), Float.floatToIntBits(vector),
-                    () -> c + " at " + i + ": vector " + vector + ", scalar " + scalar);
-        } else if (Float.isNaN(scalar) || Float.isNaN(vector) || Float.isInfinite(scalar)) {
-            // NaN in, NaN out; infinities must agree exactly, sign included.
-            assertEquals(Float.floatToIntBits(scalar), Float.floatToIntBits(vector),
-                    () -> c + " at " + i + ": vector " + vector + ", scalar " + scalar);
-        } else {
-            assertTrue(Math.abs((double) vector - scalar) <= tol,
-                    () -> c + " at " + i + ": vector " + vector + ", scalar " + scalar + ", tolerance " + tol);
-        }
+        KernelLaws.assertVectorEqualsScalar(c.toString(), new float[] {scalar}, new float[] {vector}, (i, s) -> tol);
     }
 
     private static double gamma(int n) {

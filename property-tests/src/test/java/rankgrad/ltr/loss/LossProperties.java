@@ -15,11 +15,11 @@ import rankgrad.autodiff.Parallel;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.RankingCases;
-import rankgrad.ltr.RankingCases.Case;
 import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.metric.Metric;
 import rankgrad.ltr.metric.MetricConventions;
+import rankgrad.testkit.RankingCase;
+import rankgrad.testkit.RankingCases;
 
 /** Laws of the ranking losses of {@code rankgrad.ltr.loss}, checked on generated ragged batches. */
 class LossProperties {
@@ -239,7 +239,7 @@ class LossProperties {
      * case's scores; each evaluation makes the loss afresh, so seeded draws replay and the checked
      * function is deterministic.
      */
-    private static void matchesCentralDifference(Supplier<RankingLoss> make, Case c, double step, double tolerance) {
+    private static void matchesCentralDifference(Supplier<RankingLoss> make, RankingCase c, double step, double tolerance) {
         GradientCheck.withDefaults().withStep(step)
                 .check(x -> make.get().loss(x[0], c.batch()), Tensor.vector(c.scores()))
                 .assertWithin(tolerance);
@@ -251,7 +251,7 @@ class LossProperties {
      * weight |change| by sigma / (1 + e^{sigma (s_i - s_j)}). Scores are distinct, so the ranking is
      * the plain sort.
      */
-    private static double[] naiveLambdas(Case c, int k, double sigma) {
+    private static double[] naiveLambdas(RankingCase c, int k, double sigma) {
         QueryBatch b = c.batch();
         double[] lambda = new double[b.documents()];
         for (int q = 0; q < b.queries(); q++) {

@@ -9,7 +9,7 @@ import static org.quicktheories.generators.SourceDSL.integers;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.RankingCases;
+import rankgrad.testkit.RankingCases;
 
 /** Laws of the exact metrics, for every metric kind, cutoff and convention. */
 class MetricProperties {

@@ -5,23 +5,26 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 
 import org.junit.jupiter.api.Test;
+import rankgrad.autodiff.DType;
 import rankgrad.autodiff.NoGrad;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.RankingLoss;
+import rankgrad.testkit.RankingCase;
+import rankgrad.testkit.RankingCases;
 
 class ApproxNdcgProperties {
 
     @Test
     void approxNdcgGradientMatchesCentralDifference() {
-        qt().withExamples(60).forAll(RankCases.moderateScores(3, 15, 2.0), integers().between(0, 2))
+        qt().withExamples(60).forAll(RankingCases.moderateScores(3, 15, 2.0), integers().between(0, 2))
                 .checkAssert((c, alphaIndex) -> {
                     double alpha = new double[] {1, 3, 10}[alphaIndex];
                     RankingLoss loss = ApproxNdcgLoss.of(alpha);
-                    Var x = Var.param(c.tensor(false));
+                    Var x = Var.param(c.tensor(DType.F64));
                     loss.loss(x, c.batch()).backward();
                     double[] grad = x.grad().toDoubleArray();
-                    double[] s = c.flatScores();
+                    double[] s = c.scores();
                     double h = 1e-5;
                     for (int i = 0; i < s.length; i++) {
                         double[] plus = s.clone();
@@ -36,7 +39,7 @@ class ApproxNdcgProperties {
                 });
     }
 
-    private static double value(RankingLoss loss, double[] scores, RankCase c) {
+    private static double value(RankingLoss loss, double[] scores, RankingCase c) {
         try (NoGrad ignored = NoGrad.enter()) {
             return loss.loss(Var.constant(Tensor.of(scores, scores.length)), c.batch()).value().item();
         }

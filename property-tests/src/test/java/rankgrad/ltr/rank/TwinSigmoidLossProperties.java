@@ -7,6 +7,7 @@ import static org.quicktheories.generators.SourceDSL.integers;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Parallel;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
@@ -14,6 +15,9 @@ import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.metric.ExactMetrics;
 import rankgrad.ltr.pairwise.BackwardType;
+import rankgrad.testkit.NaiveReference;
+import rankgrad.testkit.RankingCase;
+import rankgrad.testkit.RankingCases;
 
 class TwinSigmoidLossProperties {
 
@@ -33,12 +37,12 @@ class TwinSigmoidLossProperties {
     }
 
     /** The exact ranks of the first call of seed's tie-breaker, per query. */
-    private static int[][] exactRanks(RankCase c) {
+    private static int[][] exactRanks(RankingCase c) {
         Tensor ranks = TwinSigmoidRanks.of(c.batch(), BackwardType.TYPE1, 1.0, TieBreak.seeded(c.seed()))
-                .forward(c.tensor(false)).output();
+                .forward(c.tensor(DType.F64)).output();
         int[][] out = new int[c.queries()][];
         for (int q = 0; q < c.queries(); q++) {
-            out[q] = new int[c.scores()[q].length];
+            out[q] = new int[c.scoresOf(q).length];
             for (int i = 0; i < out[q].length; i++) {
                 out[q][i] = (int) ranks.get(c.batch().start(q) + i);
             }
@@ -66,16 +70,16 @@ class TwinSigmoidLossProperties {
 
     @Test
     void twinSigmoidMetricEqualsExactMetric() {
-        qt().withExamples(100).forAll(RankCases.anyScores(4, 30), integers().between(1, 12)).checkAssert((c, k) -> {
+        qt().withExamples(100).forAll(RankingCases.anyScores(4, 30), integers().between(1, 12)).checkAssert((c, k) -> {
             int[][] ranks = exactRanks(c);
             for (RankMetric metric : metrics(k)) {
                 double expected = 0;
                 for (int q = 0; q < c.queries(); q++) {
-                    expected -= exactMetric(metric, c.labels()[q], NaiveReference.orderOf(ranks[q])) / c.queries();
+                    expected -= exactMetric(metric, c.labelsOf(q), NaiveReference.orderOf(ranks[q])) / c.queries();
                 }
                 for (boolean f32 : new boolean[] {true, false}) {
                     RankingLoss loss = TwinSigmoidLoss.of(metric, BackwardType.TYPE3, c.seed());
-                    double value = loss.loss(Var.param(c.tensor(f32)), c.batch()).value().item();
+                    double value = loss.loss(Var.param(c.tensor(f32 ? DType.F32 : DType.F64)), c.batch()).value().item();
                     // float64: the same sums in another order (a few ulps of values <= 1); float32:
                     // the loss is rounded to float once (relative 2^-24 of a value <= 1).
                     assertEquals(expected, value, f32 ? 1e-6 : 1e-12, metric.name() + (f32 ? " float32" : " float64"));
@@ -86,14 +90,14 @@ class TwinSigmoidLossProperties {
 
     @Test
     void typeOneBackwardMatchesStraightThroughSurrogate() {
-        qt().withExamples(60).forAll(RankCases.moderateScores(3, 12, 3.0), integers().between(1, 12),
+        qt().withExamples(60).forAll(RankingCases.moderateScores(3, 12, 3.0), integers().between(1, 12),
                 integers().between(0, 2)).checkAssert((c, k, alphaIndex) -> {
             double alphaB = new double[] {0.5, 1.0, 2.0}[alphaIndex];
             int[][] ranks = exactRanks(c);
             for (RankMetric metric : metrics(k)) {
                 RankingLoss loss = TwinSigmoidLoss.of(metric, BackwardType.TYPE1, c.seed()).withAlphaB(alphaB);
-                double[] grad = evaluate(loss, c.tensor(false), c.batch()).gradient();
-                double[] s = c.flatScores();
+                double[] grad = evaluate(loss, c.tensor(DType.F64), c.batch()).gradient();
+                double[] s = c.scores();
                 double h = 1e-5;
                 for (int i = 0; i < s.length; i++) {
                     double[] plus = s.clone();
@@ -114,11 +118,11 @@ class TwinSigmoidLossProperties {
      * DESIGN section 3.2: L(s') = -(1/Q) sum_q M_q(r), r = r_exact(s) + pi_b(s') - pi_b(s), with the
      * positions of the metric fixed at the point s.
      */
-    private static double surrogate(RankMetric metric, RankCase c, int[][] exact, double alphaB, double[] flat) {
+    private static double surrogate(RankMetric metric, RankingCase c, int[][] exact, double alphaB, double[] flat) {
         double loss = 0;
         int from = 0;
         for (int q = 0; q < c.queries(); q++) {
-            double[] s0 = c.scores()[q];
+            double[] s0 = c.scoresOf(q);
             int m = s0.length;
             double[] s1 = java.util.Arrays.copyOfRange(flat, from, from + m);
             double[] at = NaiveReference.sigmoidRanks(s0, alphaB);
@@ -127,7 +131,7 @@ class TwinSigmoidLossProperties {
             for (int i = 0; i < m; i++) {
                 r[i] = exact[q][i] + moved[i] - at[i];
             }
-            loss -= NaiveReference.metric(metric, c.labels()[q], r, NaiveReference.orderOf(exact[q])) / c.queries();
+            loss -= NaiveReference.metric(metric, c.labelsOf(q), r, NaiveReference.orderOf(exact[q])) / c.queries();
             from += m;
         }
         return loss;
@@ -135,7 +139,7 @@ class TwinSigmoidLossProperties {
 
     @Test
     void typesTwoAndThreeEqualNaivePairReference() {
-        qt().withExamples(60).forAll(RankCases.moderateScores(3, 20, 6.0), integers().between(1, 12),
+        qt().withExamples(60).forAll(RankingCases.moderateScores(3, 20, 6.0), integers().between(1, 12),
                 integers().between(0, 2)).checkAssert((c, k, alphaIndex) -> {
             double alphaB = new double[] {0.5, 1.0, 2.0}[alphaIndex];
             int[][] ranks = exactRanks(c);
@@ -143,21 +147,21 @@ class TwinSigmoidLossProperties {
                 for (BackwardType type : new BackwardType[] {BackwardType.TYPE2, BackwardType.TYPE3}) {
                     for (boolean f32 : new boolean[] {false, true}) {
                         RankingLoss loss = TwinSigmoidLoss.of(metric, type, c.seed()).withAlphaB(alphaB);
-                        double[] grad = evaluate(loss, c.tensor(f32), c.batch()).gradient();
+                        double[] grad = evaluate(loss, c.tensor(f32 ? DType.F32 : DType.F64), c.batch()).gradient();
                         int from = 0;
                         for (int q = 0; q < c.queries(); q++) {
-                            double[] s = c.scores()[q];
+                            double[] s = c.scoresOf(q);
                             double[] r = new double[s.length];
                             for (int i = 0; i < s.length; i++) {
                                 r[i] = ranks[q][i];
                             }
-                            double[] g = NaiveReference.metricGradient(metric, c.labels()[q], r,
+                            double[] g = NaiveReference.metricGradient(metric, c.labelsOf(q), r,
                                     NaiveReference.orderOf(ranks[q]));
                             for (int i = 0; i < g.length; i++) {
                                 g[i] = -g[i] / c.queries();
                             }
-                            double[] expected = NaiveReference.pairBackward(type, alphaB, s, c.labels()[q], g);
-                            double[] size = NaiveReference.pairBackwardMagnitude(type, alphaB, s, c.labels()[q], g);
+                            double[] expected = NaiveReference.pairBackward(type, alphaB, s, c.labelsOf(q), g);
+                            double[] size = NaiveReference.pairBackwardMagnitude(type, alphaB, s, c.labelsOf(q), g);
                             for (int i = 0; i < s.length; i++) {
                                 // The same pair terms, rounded differently: float64 sums agree to
                                 // ~m eps sum|term|; float32 also rounds g, exp and the factors to
@@ -176,34 +180,43 @@ class TwinSigmoidLossProperties {
 
     @Test
     void shiftingScoresChangesNothing() {
-        qt().withExamples(60).forAll(RankCases.gridScores(3, 20), integers().between(-16, 16))
+        qt().withExamples(60).forAll(RankingCases.gridScores(3, 20), integers().between(-16, 16))
                 .checkAssert((c, shift) -> {
                     double[][] shifted = new double[c.queries()][];
                     for (int q = 0; q < c.queries(); q++) {
-                        shifted[q] = c.scores()[q].clone();
+                        shifted[q] = c.scoresOf(q).clone();
                         for (int i = 0; i < shifted[q].length; i++) {
                             // A different dyadic shift per query: every sum and difference stays exact.
                             shifted[q][i] += (shift + q) / 4.0;
                         }
                     }
-                    RankCase moved = new RankCase(c.labels(), shifted, c.seed());
+                    RankingCase moved = RankingCase.of(labels(c), shifted, c.seed());
                     for (boolean f32 : new boolean[] {true, false}) {
                         for (RankingLoss loss : List.of(TwinSigmoidLoss.of(RankMetric.ndcg(), BackwardType.TYPE3, 5),
                                 TwinSigmoidLoss.of(RankMetric.averagePrecision(), BackwardType.TYPE1, 5),
                                 TwinSigmoidLoss.of(RankMetric.nerr(3), BackwardType.TYPE2, 5), ApproxNdcgLoss.of(10))) {
-                            ValueAndGradient before = evaluate(loss, c.tensor(f32), c.batch());
-                            ValueAndGradient after = evaluate(rebuild(loss), moved.tensor(f32), moved.batch());
+                            ValueAndGradient before = evaluate(loss, c.tensor(f32 ? DType.F32 : DType.F64), c.batch());
+                            ValueAndGradient after = evaluate(rebuild(loss), moved.tensor(f32 ? DType.F32 : DType.F64), moved.batch());
                             // Pair terms see only exact differences, so everything is bit-identical.
                             assertEquals(before.value(), after.value(), 0.0, loss.name());
                             assertArrayEquals(before.gradient(), after.gradient(), 0.0, loss.name());
                         }
                         Tensor r0 = TwinSigmoidRanks.of(c.batch(), BackwardType.TYPE1, 1, TieBreak.seeded(c.seed()))
-                                .forward(c.tensor(f32)).output();
+                                .forward(c.tensor(f32 ? DType.F32 : DType.F64)).output();
                         Tensor r1 = TwinSigmoidRanks.of(c.batch(), BackwardType.TYPE1, 1, TieBreak.seeded(c.seed()))
-                                .forward(moved.tensor(f32)).output();
+                                .forward(moved.tensor(f32 ? DType.F32 : DType.F64)).output();
                         assertArrayEquals(r0.toDoubleArray(), r1.toDoubleArray(), 0.0, "ranks");
                     }
                 });
+    }
+
+    /** The labels of every query of a case. */
+    private static float[][] labels(RankingCase c) {
+        float[][] labels = new float[c.queries()][];
+        for (int q = 0; q < labels.length; q++) {
+            labels[q] = c.labelsOf(q);
+        }
+        return labels;
     }
 
     /** A fresh copy of a loss, so that its tie-breaker starts again at call 0. */
@@ -213,28 +226,28 @@ class TwinSigmoidLossProperties {
 
     @Test
     void permutingDocumentsPermutesGradients() {
-        qt().withExamples(60).forAll(RankCases.distinctScores(3, 20), integers().between(0, Integer.MAX_VALUE))
+        qt().withExamples(60).forAll(RankingCases.distinctScores(3, 20), integers().between(0, Integer.MAX_VALUE))
                 .checkAssert((c, shuffleSeed) -> {
                     java.util.SplittableRandom rng = new java.util.SplittableRandom(shuffleSeed);
                     int[][] perm = new int[c.queries()][];
                     float[][] labels = new float[c.queries()][];
                     double[][] scores = new double[c.queries()][];
                     for (int q = 0; q < c.queries(); q++) {
-                        int m = c.scores()[q].length;
+                        int m = c.scoresOf(q).length;
                         perm[q] = rankgrad.ltr.Ranking.randomTieKeys(m, rng);
                         labels[q] = new float[m];
                         scores[q] = new double[m];
                         for (int i = 0; i < m; i++) {
-                            labels[q][i] = c.labels()[q][perm[q][i]];
-                            scores[q][i] = c.scores()[q][perm[q][i]];
+                            labels[q][i] = c.labelsOf(q)[perm[q][i]];
+                            scores[q][i] = c.scoresOf(q)[perm[q][i]];
                         }
                     }
-                    RankCase permuted = new RankCase(labels, scores, c.seed());
+                    RankingCase permuted = RankingCase.of(labels, scores, c.seed());
                     for (RankingLoss loss : List.of(TwinSigmoidLoss.of(RankMetric.ndcg(), BackwardType.TYPE3, 1),
                             TwinSigmoidLoss.of(RankMetric.precision(5), BackwardType.TYPE1, 1),
                             TwinSigmoidLoss.of(RankMetric.nerr(10), BackwardType.TYPE2, 1), ApproxNdcgLoss.of(10))) {
-                        ValueAndGradient a = evaluate(loss, c.tensor(false), c.batch());
-                        ValueAndGradient b = evaluate(rebuild(loss), permuted.tensor(false), permuted.batch());
+                        ValueAndGradient a = evaluate(loss, c.tensor(DType.F64), c.batch());
+                        ValueAndGradient b = evaluate(rebuild(loss), permuted.tensor(DType.F64), permuted.batch());
                         // The same terms summed in another order: a few ulps of values of order 1.
                         assertEquals(a.value(), b.value(), 1e-13, loss.name());
                         int from = 0;
@@ -251,7 +264,7 @@ class TwinSigmoidLossProperties {
 
     @Test
     void oneThreadEqualsTwoThreads() {
-        qt().withExamples(20).forAll(RankCases.moderateScores(6, 300, 4.0)).checkAssert(c -> {
+        qt().withExamples(20).forAll(RankingCases.moderateScores(6, 300, 4.0)).checkAssert(c -> {
             int before = Parallel.threads();
             try {
                 for (boolean f32 : new boolean[] {true, false}) {
@@ -259,9 +272,9 @@ class TwinSigmoidLossProperties {
                             TwinSigmoidLoss.of(RankMetric.averagePrecision(), BackwardType.TYPE1, 9),
                             ApproxNdcgLoss.of(10))) {
                         Parallel.setThreads(1);
-                        ValueAndGradient one = evaluate(rebuild(loss), c.tensor(f32), c.batch());
+                        ValueAndGradient one = evaluate(rebuild(loss), c.tensor(f32 ? DType.F32 : DType.F64), c.batch());
                         Parallel.setThreads(2);
-                        ValueAndGradient two = evaluate(rebuild(loss), c.tensor(f32), c.batch());
+                        ValueAndGradient two = evaluate(rebuild(loss), c.tensor(f32 ? DType.F32 : DType.F64), c.batch());
                         // The partition depends only on the batch: bit-identical results.
                         assertEquals(one.value(), two.value(), 0.0, loss.name());
                         assertArrayEquals(one.gradient(), two.gradient(), 0.0, loss.name());

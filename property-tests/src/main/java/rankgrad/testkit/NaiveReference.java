@@ -1,22 +1,37 @@
-package rankgrad.ltr.rank;
+package rankgrad.testkit;
 
 import java.util.Arrays;
 import rankgrad.ltr.pairwise.BackwardType;
+import rankgrad.ltr.rank.RankMetric;
 
 /**
- * Straightforward references written from the papers' equations, independently of the
- * implementation: O(m^2) loops over pairs, metrics as literal sums (Yu Eq. 12-16, 20, 21).
+ * Straightforward float64 references for one query, written from the papers' equations
+ * independently of rankgrad's implementation, to test a rank operator or pairwise backend against:
+ * O(m^2) loops over pairs, metrics as literal sums (Yu et al. 2020, Eq. 11-16, 20, 21; DESIGN
+ * sections 3.2 and 3.3). Slow by design; use them on the small queries of {@link RankingCases}.
+ *
+ * <pre>{@code
+ * // a backend's approximate ranks of one query against the pairwise definition
+ * double[] expected = NaiveReference.sigmoidRanks(c.scoresOf(q), alpha);
+ * }</pre>
+ *
+ * <p>Stateless and thread-safe.
  */
-final class NaiveReference {
+public final class NaiveReference {
     private NaiveReference() {
     }
 
-    static double sigmoid(double x) {
+    /** sigma(x) = 1 / (1 + e^-x). */
+    public static double sigmoid(double x) {
         return 1.0 / (1.0 + Math.exp(-x));
     }
 
-    /** Yu Eq. 12 with sigma^+ the step and ties rectified by p: 1 - sigma^+ = [s_j > s_i or (tie and p_j > p_i)]. */
-    static int[] twinSigmoidRanks(double[] s, int[] p) {
+    /**
+     * Exact twin-sigmoid ranks by Yu Eq. 12, pair by pair: r_i = 1 + #{j != i : s_j &gt; s_i, or s_j == s_i
+     * and p_j &gt; p_i}, with sigma^+ the step and ties broken by the permutation p of 0..m-1 (the higher
+     * p ranks first among tied documents).
+     */
+    public static int[] twinSigmoidRanks(double[] s, int[] p) {
         int m = s.length;
         int[] r = new int[m];
         for (int i = 0; i < m; i++) {
@@ -30,8 +45,12 @@ final class NaiveReference {
         return r;
     }
 
-    /** pi_b(i) = 1 + sum_{j != i} (1 - sigma(alpha (s_i - s_j))). */
-    static double[] sigmoidRanks(double[] s, double alpha) {
+    /**
+     * pi_b(i) = 1 + sum_{j != i} (1 - sigma(alpha (s_i - s_j))): the smooth rank of the twin-sigmoid
+     * backward (alpha = alpha_b), equal to ApproxNDCG's pi^-(i) = 1 + sum_{j != i} sigma(alpha (s_j - s_i))
+     * (Bruch Eq. 6).
+     */
+    public static double[] sigmoidRanks(double[] s, double alpha) {
         int m = s.length;
         double[] r = new double[m];
         for (int i = 0; i < m; i++) {
@@ -45,8 +64,8 @@ final class NaiveReference {
         return r;
     }
 
-    /** Documents by position from integer ranks. */
-    static int[] orderOf(int[] ranks) {
+    /** Documents by position from exact ranks: {@code order[ranks[i] - 1] = i}. */
+    public static int[] orderOf(int[] ranks) {
         int[] order = new int[ranks.length];
         for (int i = 0; i < ranks.length; i++) {
             order[ranks[i] - 1] = i;
@@ -58,7 +77,7 @@ final class NaiveReference {
      * The metric as a function of rank variables r with positions fixed by {@code order}: Yu Eq.
      * 13 (Pre@k), 14 (AP), 15 (nDCG), 16 (nERR@k, R = (2^y - 1) / 2^ymax). 0 without relevant documents.
      */
-    static double metric(RankMetric metric, float[] y, double[] r, int[] order) {
+    public static double metric(RankMetric metric, float[] y, double[] r, int[] order) {
         int m = y.length;
         if (Arrays.stream(order).noneMatch(d -> y[d] > 0)) {
             return 0;
@@ -134,7 +153,7 @@ final class NaiveReference {
     }
 
     /** dM/dr_i of {@link #metric}, each term differentiated by hand from the same sums. */
-    static double[] metricGradient(RankMetric metric, float[] y, double[] r, int[] order) {
+    public static double[] metricGradient(RankMetric metric, float[] y, double[] r, int[] order) {
         int m = y.length;
         double[] grad = new double[m];
         if (Arrays.stream(order).noneMatch(d -> y[d] > 0)) {
@@ -201,7 +220,7 @@ final class NaiveReference {
     }
 
     /** d sigma^+ / dz for the ordered pair with z = s_i - s_j and labels y_i, y_j (Yu Eq. 11, 20, 21). */
-    static double pairDerivative(BackwardType type, double alpha, double z, float yi, float yj) {
+    public static double pairDerivative(BackwardType type, double alpha, double z, float yi, float yj) {
         double sb = sigmoid(alpha * z);
         int u = Float.compare(yi, yj);
         return switch (type) {
@@ -215,7 +234,7 @@ final class NaiveReference {
      * sum_i g_i dr_i/ds for r_i = 1 + sum_{j != i} (1 - sigma^+(s_i - s_j)), pair by pair:
      * dr_i/ds_i gets -d_ij and dr_i/ds_j gets +d_ij.
      */
-    static double[] pairBackward(BackwardType type, double alpha, double[] s, float[] y, double[] g) {
+    public static double[] pairBackward(BackwardType type, double alpha, double[] s, float[] y, double[] g) {
         int m = s.length;
         double[] grad = new double[m];
         for (int i = 0; i < m; i++) {
@@ -231,7 +250,7 @@ final class NaiveReference {
     }
 
     /** sum over the pairs of |g_i d_ij| reaching each document in {@link #pairBackward}: a scale for rounding errors. */
-    static double[] pairBackwardMagnitude(BackwardType type, double alpha, double[] s, float[] y, double[] g) {
+    public static double[] pairBackwardMagnitude(BackwardType type, double alpha, double[] s, float[] y, double[] g) {
         int m = s.length;
         double[] size = new double[m];
         for (int i = 0; i < m; i++) {
@@ -246,7 +265,7 @@ final class NaiveReference {
         return size;
     }
 
-    static double log2(double x) {
+    private static double log2(double x) {
         return Math.log(x) / Math.log(2);
     }
 }
