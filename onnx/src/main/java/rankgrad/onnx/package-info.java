@@ -4,7 +4,7 @@
  * OpenSearch, Triton and other ONNX servers can run.
  *
  * <p>The few ONNX messages needed are written by hand with protobuf-java's
- * {@code CodedOutputStream} ({@link rankgrad.onnx.ProtoEncoder}), with the field numbers of the
+ * {@code CodedOutputStream} ({@code ProtoEncoder}), with the field numbers of the
  * ONNX IR specification ({@code onnx.proto}); no generated code. This module depends on
  * {@code rankgrad.ltr} and protobuf-java, so that {@code autodiff} and {@code ltr} stay JDK-only.
  */
