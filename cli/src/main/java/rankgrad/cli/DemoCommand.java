@@ -24,13 +24,14 @@ import rankgrad.ltr.train.TrainingConfig;
 
 /**
  * {@code rankgrad demo}: the main job on built-in data. Generates Burges' cubic polynomial data,
- * trains the same network with twin-sigmoid nDCG-type3, ApproxNDCG, LambdaRank and RankNet, and
- * prints a comparison on the test set; writes the table, the curves and the models.
+ * trains the same network with twin-sigmoid nDCG-type3 and the listwise losses Yu et al. compare it
+ * with (ApproxNDCG, ListNet, ListMLE: their Tables 4 and 7), with LambdaRank and RankNet beside
+ * them, and prints a comparison on the test set; writes the table, the curves and the models.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, showDefaultValues = true,
-        description = "Train nDCG-type3, ApproxNDCG, LambdaRank and RankNet on generated cubic data and compare them.")
+        description = "Train nDCG-type3, ApproxNDCG, ListNet, ListMLE, LambdaRank and RankNet on generated cubic data and compare them.")
 final class DemoCommand implements Callable<Integer> {
-    private static final List<String> LOSSES = List.of("ndcg-type3", "approx-ndcg", "lambdarank", "ranknet");
+    private static final List<String> LOSSES = List.of("ndcg-type3", "approx-ndcg", "listnet", "listmle", "lambdarank", "ranknet");
     private static final List<String> METRICS = List.of("ndcg@1", "ndcg@3", "ndcg@5", "ndcg@10", "map@10");
 
     @CommandLine.Spec

@@ -92,7 +92,7 @@ class CliTest {
                 Arguments.of("train", new String[] {"train", "--train", "t.txt"}),
                 Arguments.of("eval", new String[] {"eval", "--model", "m", "--data", "d", "--metrics", "ndcg@x"}),
                 Arguments.of("predict", new String[] {"predict", "--model", "m", "--data", "d"}),
-                Arguments.of("export", new String[] {"export", "--model", "m", "--format", "onnx", "--out", "o"}),
+                Arguments.of("export", new String[] {"export", "--model", "m", "--format", "pmml", "--out", "o"}),
                 Arguments.of("stats", new String[] {"stats"}),
                 Arguments.of("compare", new String[] {"compare", "--losses", "ranknet", "--data", "d", "--folds", "3..1"}),
                 Arguments.of("repro", new String[] {"repro", "alpha", "--epochs", "none"}),
@@ -226,7 +226,7 @@ class CliTest {
         assertEquals(0, r.code(), r.err());
         String results = Files.readString(out.resolve("results.md"));
         assertTrue(r.out().contains(results), "the report printed is the report written");
-        for (String loss : new String[] {"ndcg-type3", "approx-ndcg", "lambdarank", "ranknet"}) {
+        for (String loss : new String[] {"ndcg-type3", "approx-ndcg", "listnet", "listmle", "lambdarank", "ranknet"}) {
             assertTrue(results.lines().filter(line -> line.startsWith("| " + loss + " ")).count() == 2,
                     loss + " has a row in the metric table and in the timing table");
             assertTrue(Files.exists(out.resolve(loss).resolve("model.json")), loss);

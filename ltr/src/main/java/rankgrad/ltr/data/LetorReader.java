@@ -55,6 +55,16 @@ public final class LetorReader {
         void accept(Query query) throws IOException;
     }
 
+    /** Receives queries as they are read, with each document's comment. */
+    @FunctionalInterface
+    public interface CommentedQuerySink {
+        /**
+         * @param comments one per document: the text after {@code #} on its line, stripped (empty
+         *     when the line has none), e.g. {@code docid = GX000-00-0000000 inc = 1}
+         */
+        void accept(Query query, List<String> comments) throws IOException;
+    }
+
     private LetorReader() {
     }
 
@@ -111,6 +121,26 @@ public final class LetorReader {
     }
 
     /**
+     * As {@link #stream(Path, int, QuerySink)}, handing over each document's comment too (where
+     * LETOR 4.0 and MQ2007 files name the document: {@code # docid = ...}).
+     */
+    public static void streamWithComments(Path file, int features, CommentedQuerySink sink) throws IOException {
+        if (features < 1) {
+            throw new IllegalArgumentException("features must be >= 1 for streaming, got " + features);
+        }
+        String name = file.toString();
+        Parser parser = new Parser(file, features, LetorOptions.DEFAULT, q -> {
+            if ((long) q.docs() * features > MAX_ARRAY) {
+                throw new LetorFormatException(name, q.firstLine, "query " + q.qid + " has " + q.docs() + " documents of "
+                        + features + " features, more floats than one Java array holds");
+            }
+            sink.accept(q.densify(features), q.comments());
+        });
+        parser.keepComments = true;
+        parser.run();
+    }
+
+    /**
      * Refuses data whose dense form cannot be allocated: more floats in one query than a Java array
      * holds, or more bytes in all than {@code maxMemory}. The message names the line of the largest
      * feature index, which is what usually makes the data wide.
@@ -157,6 +187,8 @@ public final class LetorReader {
         private int leftInGroup;
         private long excess = -1;
         private SparseQuery current;
+        /** Whether each document keeps the text after '#' on its line. */
+        private boolean keepComments;
         private byte[] currentQid = new byte[16];
         private int currentQidLength = -1;
         private long lastLine;
@@ -253,6 +285,9 @@ public final class LetorReader {
                 leftInGroup--;
             }
             current.add(label, idx, val, n);
+            if (keepComments) {
+                current.addComment(comment(b, from, to));
+            }
             lastLine = line;
         }
 
@@ -440,6 +475,16 @@ public final class LetorReader {
                 }
             }
         }
+    }
+
+    /** The text after the first '#' of the line, stripped; empty when there is none. */
+    private static String comment(byte[] b, int from, int to) {
+        for (int p = from; p < to; p++) {
+            if (b[p] == '#') {
+                return new String(b, p + 1, to - p - 1, StandardCharsets.UTF_8).strip();
+            }
+        }
+        return "";
     }
 
     private static int skipSpace(byte[] b, int p, int to) {

@@ -1,6 +1,8 @@
 package rankgrad.ltr.data;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * One query's documents as read, before the feature count is known: per document a label and
@@ -17,6 +19,8 @@ final class SparseQuery {
     private int pairs;
     private int[] index = new int[1024];
     private float[] value = new float[1024];
+    /** Each document's comment, kept only when the reader was asked for comments. */
+    private final List<String> comments = new ArrayList<>();
 
     SparseQuery(String qid, long firstLine) {
         this.qid = qid;
@@ -40,6 +44,16 @@ final class SparseQuery {
         labels[docs] = label;
         rowEnd[docs] = pairs;
         docs++;
+    }
+
+    /** Keeps the comment of the document added last. */
+    void addComment(String comment) {
+        comments.add(comment);
+    }
+
+    /** The documents' comments, in order (empty unless the reader kept them). */
+    List<String> comments() {
+        return List.copyOf(comments);
     }
 
     /** Number of documents. */

@@ -6,11 +6,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.nn.Activation;
-import rankgrad.autodiff.nn.BatchNorm1d;
 import rankgrad.autodiff.nn.Layer;
-import rankgrad.autodiff.nn.Linear;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.io.Json;
@@ -21,11 +18,10 @@ import rankgrad.ltr.io.Json;
  * activations identity, relu, leakyrelu (slope 0.01), sigmoid and tanh.
  *
  * <p>What is translated: every Linear layer becomes a Solr layer (W transposed, as rankgrad stores
- * W as inputs x units); batch normalization in evaluation mode is an affine map
- * a z + c (a = gamma / sqrt(running_var + eps), c = beta - a running_mean) and is folded into the
- * Linear layer before it (or, over the input, into the first one); global standardization becomes
- * Solr {@code StandardNormalizer}s on the features, and a feature that was constant in training
- * (std 0, normalized to 0) gets its first-layer column zeroed instead, since Solr needs std > 0.
+ * W as inputs x units), with batch normalization folded in ({@link DenseLayer#fold}); global
+ * standardization becomes Solr {@code StandardNormalizer}s on the features, and a feature that was
+ * constant in training (std 0, normalized to 0) gets its first-layer column zeroed instead, since
+ * Solr needs std > 0.
  *
  * <p>What is refused, with the reason: query-level z-score normalization (Solr normalizes each
  * document's features alone and never sees the rest of the query), and activations Solr lacks
@@ -87,70 +83,16 @@ public final class SolrExport {
 
     /** Builds Solr layers, each {"matrix": float[units][inputs] as a list of rows, "bias", "activation"}. */
     private static List<Map<String, Object>> layers(List<Layer> modules) {
+        List<DenseLayer> folded;
+        try {
+            folded = DenseLayer.fold(modules);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("cannot export to Solr: " + e.getMessage(), e);
+        }
         List<Map<String, Object>> out = new ArrayList<>();
-        double[] inScale = null;
-        double[] inShift = null;
-        double[][] matrix = null;
-        double[] bias = null;
-        String activation = null;
-        for (Layer m : modules) {
-            if (m instanceof Linear lin) {
-                if (matrix != null) {
-                    out.add(layer(matrix, bias, activation == null ? "identity" : activation));
-                }
-                Tensor w = lin.weight().value();
-                int in = lin.in();
-                int units = lin.out();
-                matrix = new double[units][in];
-                bias = new double[units];
-                for (int u = 0; u < units; u++) {
-                    bias[u] = lin.bias().value().get(u);
-                    for (int i = 0; i < in; i++) {
-                        matrix[u][i] = w.get(i * units + u);
-                    }
-                }
-                if (inScale != null) {
-                    // W (a x + c) + b = (W diag(a)) x + (W c + b): the input batch norm disappears.
-                    for (int u = 0; u < units; u++) {
-                        for (int i = 0; i < in; i++) {
-                            bias[u] += matrix[u][i] * inShift[i];
-                            matrix[u][i] *= inScale[i];
-                        }
-                    }
-                    inScale = null;
-                    inShift = null;
-                }
-                activation = null;
-            } else if (m instanceof BatchNorm1d bn) {
-                double[][] ac = affine(bn);
-                if (matrix == null) {
-                    inScale = ac[0];
-                    inShift = ac[1];
-                } else {
-                    if (activation != null) {
-                        throw new IllegalArgumentException("cannot export to Solr: a batch normalization after an activation"
-                                + " cannot be folded into a linear layer");
-                    }
-                    for (int u = 0; u < matrix.length; u++) {
-                        for (int i = 0; i < matrix[u].length; i++) {
-                            matrix[u][i] *= ac[0][u];
-                        }
-                        bias[u] = ac[0][u] * bias[u] + ac[1][u];
-                    }
-                }
-            } else if (m instanceof Activation f) {
-                if (matrix == null || activation != null) {
-                    throw new IllegalArgumentException("cannot export to Solr: an activation that does not follow a linear layer");
-                }
-                activation = solrActivation(f);
-            } else {
-                throw new IllegalArgumentException("cannot export to Solr: unsupported layer " + m);
-            }
+        for (DenseLayer l : folded) {
+            out.add(layer(l.weight(), l.bias(), solrActivation(l.activation())));
         }
-        if (matrix == null) {
-            throw new IllegalArgumentException("cannot export to Solr: the network has no linear layer");
-        }
-        out.add(layer(matrix, bias, activation == null ? "identity" : activation));
         return out;
     }
 
@@ -170,18 +112,6 @@ public final class SolrExport {
         for (Object row : (List<?>) firstLayer.get("matrix")) {
             ((float[]) row)[feature] = 0f;
         }
-    }
-
-    /** Batch norm in evaluation mode as per-feature scale a and shift c. */
-    private static double[][] affine(BatchNorm1d bn) {
-        int n = bn.features();
-        double[] a = new double[n];
-        double[] c = new double[n];
-        for (int j = 0; j < n; j++) {
-            a[j] = bn.weight().value().get(j) / Math.sqrt(bn.runningVar().get(j) + bn.eps());
-            c[j] = bn.bias().value().get(j) - a[j] * bn.runningMean().get(j);
-        }
-        return new double[][] {a, c};
     }
 
     private static String solrActivation(Activation f) {

@@ -1,0 +1,301 @@
+package rankgrad.onnx;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.UnknownFieldSet;
+import java.nio.FloatBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import rankgrad.autodiff.NoGrad;
+import rankgrad.autodiff.Tensor;
+import rankgrad.autodiff.Var;
+import rankgrad.autodiff.nn.Activation;
+import rankgrad.autodiff.nn.BatchNorm1d;
+import rankgrad.autodiff.nn.Layer;
+import rankgrad.autodiff.nn.Linear;
+import rankgrad.autodiff.nn.Mlp;
+import rankgrad.ltr.data.CubicData;
+import rankgrad.ltr.data.Dataset;
+import rankgrad.ltr.data.Normalization;
+import rankgrad.ltr.data.Query;
+import rankgrad.ltr.model.Architectures;
+import rankgrad.ltr.model.ModelFile;
+import rankgrad.ltr.model.RankingModel;
+
+class OnnxExportTest {
+    private static final int D = 7;
+    /** Feature 4 is constant in every document: std 0 for both standardizations. */
+    private static final int CONSTANT_FEATURE = 3;
+    private static final OrtEnvironment ORT = OrtEnvironment.getEnvironment();
+
+    @TempDir
+    Path dir;
+
+    /**
+     * One thread per session: the test queries are small, and ONNX Runtime's default pool of
+     * spinning threads only competes with the other builds on a small machine.
+     */
+    private static OrtSession session(byte[] onnx) throws OrtException {
+        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
+            options.setIntraOpNumThreads(1);
+            options.setInterOpNumThreads(1);
+            return ORT.createSession(onnx, options);
+        }
+    }
+
+    /** Cubic data with a constant feature and a one-document query, scaled so that standardization matters. */
+    private static Dataset data(long seed) {
+        Dataset raw = CubicData.create(D, seed).sample("onnx", 6, 12, seed + 1);
+        List<Query> qs = new ArrayList<>();
+        for (Query q : raw.queries()) {
+            float[] x = q.x().clone();
+            for (int i = 0; i < x.length; i++) {
+                int f = i % D;
+                x[i] = f == CONSTANT_FEATURE ? 2.5f : x[i] * (f + 1) + 3 * f;
+            }
+            qs.add(q.withX(x));
+        }
+        Query first = qs.get(0);
+        qs.add(new Query("single", D, Arrays.copyOf(first.x(), D), new float[] {1}));
+        return new Dataset("onnx", D, qs);
+    }
+
+    private static Normalization normalization(String kind, Dataset train) {
+        return switch (kind) {
+            case "none" -> new Normalization.None();
+            case "standardize" -> Normalization.Standardization.fit(train);
+            case "query-zscore" -> new Normalization.QueryZScore();
+            default -> throw new IllegalArgumentException(kind);
+        };
+    }
+
+    /**
+     * Gives every batch norm a non-trivial affine map (gamma of either sign, beta, running
+     * statistics) and every linear layer a bias, as training would, so that folding is exercised
+     * on every term; linear weights keep their initialization.
+     */
+    private static RankingModel perturbed(RankingModel model, long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        Map<String, Tensor> state = model.network().state();
+        state.forEach((name, t) -> {
+            for (int i = 0; i < t.size(); i++) {
+                if (name.endsWith("running_var")) {
+                    t.set(i, rng.nextDouble(0.2, 3));
+                } else if (name.endsWith("running_mean") || name.endsWith("bias")) {
+                    t.set(i, rng.nextDouble(-0.5, 0.5));
+                } else if (t.rank() == 1) {
+                    t.set(i, rng.nextDouble(0.5, 2) * (rng.nextBoolean() ? 1 : -1));
+                }
+            }
+        });
+        model.eval();
+        return model;
+    }
+
+    /**
+     * Every architecture of {@link Architectures} with every normalization, but of Bruch et al.'s
+     * B networks only the narrowest and the widest (B128 .. B512 have the same layers between).
+     */
+    static Stream<Arguments> architecturesAndNormalizations() {
+        List<Arguments> out = new ArrayList<>();
+        for (String arch : Architectures.names()) {
+            if (List.of("B128", "B256", "B512").contains(arch)) {
+                continue;
+            }
+            for (String norm : List.of("none", "standardize", "query-zscore")) {
+                out.add(Arguments.of(arch, norm));
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} with {1}")
+    @MethodSource("architecturesAndNormalizations")
+    void onnxRuntimeScoresEqualRankgradsWithinFloat32Rounding(String arch, String norm) throws OrtException {
+        Dataset train = data(1);
+        RankingModel model = perturbed(RankingModel.create(arch, D, normalization(norm, train), 5), 9);
+        assertScoresMatch(model, data(2));
+    }
+
+    @Test
+    void otherActivationsScoreLikeRankgrad() throws OrtException {
+        for (Activation f : List.of(Activation.leakyRelu(0.2), Activation.tanh(), Activation.sigmoid(), Activation.celu(0.5))) {
+            Mlp net = Mlp.create(Mlp.builder(D).hidden(9, 5).activation(f).batchNorm(true).inputBatchNorm(true)
+                    .lastActivated(true).seed(4).spec());
+            RankingModel model = perturbed(RankingModel.of("custom", net, Normalization.Standardization.fit(data(1))), 3);
+            assertScoresMatch(model, data(3));
+        }
+    }
+
+    /**
+     * Scores every query of {@code test} in one ONNX Runtime run each (a query's documents are one
+     * run, as query-level normalization needs) and compares them with {@link RankingModel#score}.
+     */
+    private static void assertScoresMatch(RankingModel model, Dataset test) throws OrtException {
+        byte[] onnx = OnnxExport.toBytes(model, "test");
+        try (OrtSession session = session(onnx)) {
+            for (Query q : test.queries()) {
+                float[] expected = model.scorer().score(q);
+                float[] actual = run(session, q);
+                assertEquals(expected.length, actual.length);
+                double[] tolerance = roundingBounds(model, model.normalization().apply(q));
+                for (int i = 0; i < expected.length; i++) {
+                    assertEquals(expected[i], actual[i], tolerance[i],
+                            model.architecture() + " " + model.normalization().kind() + ": query " + q.qid() + ", document " + i);
+                }
+            }
+        }
+    }
+
+    /**
+     * The largest float32 rounding difference allowed between rankgrad's score and ONNX Runtime's
+     * for each document of a query with normalized features {@code z}. Both evaluate the same function in
+     * float32 in different orders: rankgrad with batch normalization as its own step and its GEMM,
+     * ONNX Runtime with batch normalization folded into weights rounded once and MLAS's GEMM. The
+     * rounding error of a float32 sum of n terms is typically sqrt(n) u (sum of |terms|), u =
+     * 2^-24 (rounding errors add like a random walk: Higham, Accuracy and Stability of Numerical
+     * Algorithms, Sec. 2.8), and each layer's error reaches the output in proportion. So the
+     * tolerance is 4 u S (sum over the linear layers of sqrt(inputs)), S the sum of the absolute
+     * terms of the output (the last layer's |w_i h_i| and |b|, through its batch norm if it has
+     * one): 2 for two evaluations, 2 for margin. The largest difference measured over these tests
+     * is 30 u S (B256), a sixth of its tolerance or less; a wrong fold, a dropped bias or a wrong
+     * normalization moves scores by a fair fraction of S, thousands of times more.
+     */
+    private static double[] roundingBounds(RankingModel model, Query z) {
+        List<Layer> modules = model.network().layers().modules();
+        int last = 0;
+        double depth = 0;
+        for (int i = 0; i < modules.size(); i++) {
+            if (modules.get(i) instanceof Linear lin) {
+                last = i;
+                depth += Math.sqrt(lin.in());
+            }
+        }
+        Tensor h;
+        try (NoGrad ignored = NoGrad.enter()) {
+            Var v = Var.constant(Tensor.of(z.x(), z.docs(), z.features()));
+            for (int i = 0; i < last; i++) {
+                v = modules.get(i).forward(v);
+            }
+            h = v.value();
+        }
+        Linear output = (Linear) modules.get(last);
+        double u = Math.ulp(1f) / 2;
+        double[] bounds = new double[z.docs()];
+        for (int d = 0; d < bounds.length; d++) {
+            double scale = Math.abs(output.bias().value().get(0));
+            for (int i = 0; i < output.in(); i++) {
+                scale += Math.abs(output.weight().value().get(i) * h.get(d, i));
+            }
+            for (int i = last + 1; i < modules.size(); i++) {
+                if (modules.get(i) instanceof BatchNorm1d bn) {
+                    double a = Math.abs(bn.weight().value().get(0)) / Math.sqrt(bn.runningVar().get(0) + bn.eps());
+                    scale = a * (scale + Math.abs(bn.runningMean().get(0))) + Math.abs(bn.bias().value().get(0));
+                }
+            }
+            bounds[d] = 4 * u * scale * depth;
+        }
+        return bounds;
+    }
+
+    private static float[] run(OrtSession session, Query q) throws OrtException {
+        try (OnnxTensor x = OnnxTensor.createTensor(ORT, FloatBuffer.wrap(q.x()), new long[] {q.docs(), q.features()});
+                OrtSession.Result r = session.run(Map.of(OnnxExport.INPUT, x))) {
+            return (float[]) r.get(OnnxExport.OUTPUT).orElseThrow().getValue();
+        }
+    }
+
+    @Test
+    void theGraphStatesItsVersionsAndHasNoBatchNormalization() throws Exception {
+        RankingModel model = perturbed(RankingModel.create("B64", D, Normalization.Standardization.fit(data(1)), 2), 1);
+        UnknownFieldSet file = UnknownFieldSet.parseFrom(OnnxExport.toBytes(model, "b64"));
+        assertEquals(List.of(OnnxExport.IR_VERSION), file.getField(1).getVarintList(), "ModelProto.ir_version");
+        UnknownFieldSet opset = UnknownFieldSet.parseFrom(file.getField(8).getLengthDelimitedList().get(0));
+        assertEquals(List.of(OnnxExport.OPSET_VERSION), opset.getField(2).getVarintList(), "OperatorSetIdProto.version");
+        assertEquals(17L, OnnxExport.OPSET_VERSION);
+        assertEquals(8L, OnnxExport.IR_VERSION);
+        UnknownFieldSet graph = UnknownFieldSet.parseFrom(file.getField(7).getLengthDelimitedList().get(0));
+        List<String> ops = new ArrayList<>();
+        for (ByteString node : graph.getField(1).getLengthDelimitedList()) {
+            ops.add(UnknownFieldSet.parseFrom(node).getField(4).getLengthDelimitedList().get(0).toStringUtf8());
+        }
+        // B64: input batch norm, then 64, 32, 16 units with batch norm and ReLU, then the output
+        // layer; feature 4 is constant, so the standardization ends in a Where.
+        assertEquals(List.of("Sub", "Div", "Where", "Gemm", "Relu", "Gemm", "Relu", "Gemm", "Relu", "Gemm", "Squeeze"), ops);
+    }
+
+    @Test
+    void theModelCarriesItsMetadataAndTheFileIsWrittenWhole() throws Exception {
+        RankingModel model = perturbed(RankingModel.create("R4.L", D, new Normalization.QueryZScore(), 2), 1);
+        Path file = dir.resolve("sub/model.onnx");
+        OnnxExport.write(model, "ranker", file);
+        try (Stream<Path> files = Files.list(file.getParent())) {
+            assertEquals(List.of(file), files.toList(), "no temporary file is left beside the model");
+        }
+        try (OrtSession session = session(Files.readAllBytes(file))) {
+            assertEquals("rankgrad", session.getMetadata().getProducerName());
+            assertEquals("ranker", session.getMetadata().getGraphName());
+            Map<String, String> meta = session.getMetadata().getCustomMetadata();
+            assertEquals("R4.L", meta.get("rankgrad.architecture"));
+            assertEquals("query-zscore", meta.get("rankgrad.normalization"));
+            assertEquals("one query's documents per run", meta.get("rankgrad.batch"));
+            assertEquals(List.of(OnnxExport.INPUT), List.copyOf(session.getInputNames()));
+            assertEquals(List.of(OnnxExport.OUTPUT), List.copyOf(session.getOutputNames()));
+        }
+    }
+
+    @Test
+    void theSameModelGivesTheSameBytesAfterAModelFileRoundTrip() throws Exception {
+        RankingModel model = perturbed(RankingModel.create("CE4.L", D, Normalization.Standardization.fit(data(1)), 2), 1);
+        Path json = dir.resolve("model.json");
+        ModelFile.write(model, json);
+        assertArrayEquals(OnnxExport.toBytes(model, "m"), OnnxExport.toBytes(ModelFile.read(json), "m"));
+    }
+
+    @Test
+    void aNetworkWithMoreThanOneOutputIsRefusedWithTheReason() {
+        Mlp net = Mlp.create(Mlp.builder(D).hidden(4).output(2).seed(1).spec());
+        RankingModel model = RankingModel.of("two-outputs", net, new Normalization.None());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> OnnxExport.toBytes(model, "m"));
+        assertEquals("cannot export to ONNX: the network has 2 outputs, a scoring function has one", e.getMessage());
+    }
+
+    @Test
+    void queryLevelNormalizationUsesOnlyTheRowsOfTheRun() throws OrtException {
+        // The same document scored inside two different queries gets the two scores rankgrad gives.
+        RankingModel model = perturbed(RankingModel.create("linear", D, new Normalization.QueryZScore(), 2), 1);
+        Dataset test = data(4);
+        Query a = test.queries().get(0);
+        Query b = test.queries().get(1);
+        float[] doc = Arrays.copyOf(a.x(), D);
+        float[] bx = b.x().clone();
+        System.arraycopy(doc, 0, bx, 0, D);
+        Query b2 = b.withX(bx);
+        try (OrtSession session = session(OnnxExport.toBytes(model, "m"))) {
+            float inA = run(session, a)[0];
+            float inB = run(session, b2)[0];
+            assertTrue(Math.abs(inA - inB) > 1e-3, "per-query statistics differ, so do the scores: " + inA + " " + inB);
+            assertEquals(model.scorer().score(a)[0], inA, roundingBounds(model, model.normalization().apply(a))[0]);
+            assertEquals(model.scorer().score(b2)[0], inB, roundingBounds(model, model.normalization().apply(b2))[0]);
+        }
+    }
+}
