@@ -29,7 +29,6 @@ import rankgrad.ltr.metric.Metric;
 import rankgrad.ltr.metric.MetricConventions;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
-import rankgrad.ltr.train.Trainer;
 
 class PredictCommandTest {
     private static final int D = 6;
@@ -135,7 +134,7 @@ class PredictCommandTest {
         assertEquals(0, eval.code(), eval.err());
         RankingModel m = ModelFile.read(model);
         Dataset normalized = m.normalize(data);
-        float[] scores = Trainer.scoreNormalized(m, normalized);
+        float[] scores = m.scorer().scoreNormalized(normalized);
         for (int k : new int[] {1, 5, 10}) {
             double fromRun = perK.get(k).stream().mapToDouble(Double::doubleValue).average().orElseThrow();
             assertTrue(eval.out().contains(String.format(Locale.ROOT, "%-10s %.4f%n", "ndcg@" + k, fromRun)),
@@ -161,7 +160,7 @@ class PredictCommandTest {
         RankingModel m = ModelFile.read(dir.resolve("model.json"));
         Map<String, List<String[]>> byQuery = byQuery(lines.subList(1, lines.size()));
         for (Query q : data.queries()) {
-            float[] s = m.score(q);
+            float[] s = m.scorer().score(q);
             List<String[]> rows = byQuery.get(q.qid());
             assertEquals(q.docs(), rows.size());
             for (int rank = 1; rank <= rows.size(); rank++) {
