@@ -21,13 +21,14 @@ import rankgrad.ltr.pairwise.PairKernels;
  * The pair kernels alone, Vector API against the scalar reference, single-threaded: all m rows of
  * one query of m documents (m^2 pair terms), labels 0-4, scores uniform in [-3, 3) (the range a
  * trained model's scores stay in, where the float32 rank kernels use their exp-free factored path).
- * The score for a kernel is the time for one query; divide by m^2 for the time per pair.
+ * The score for a kernel is the time for one query; divide by m^2 for the time per pair. Warm-up
+ * is long: until C2 compiles them, Vector API loops run hundreds of times slower than scalar ones.
  *
  * <pre>java -jar benchmarks/target/benchmarks.jar PairKernelBenchmark</pre>
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
+@Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-XX:+UseParallelGC"})
 @State(Scope.Benchmark)

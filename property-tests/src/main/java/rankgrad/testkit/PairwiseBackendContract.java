@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.quicktheories.QuickTheory.qt;
 
 import java.util.Arrays;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import rankgrad.ltr.pairwise.BackwardType;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.pairwise.PairwiseBackends;
@@ -46,8 +49,10 @@ import rankgrad.ltr.pairwise.PairwiseBackends;
  * <p>The laws are also public static methods ({@link #assertMatchesReference}, ...) for a
  * hand-made {@link Batch}. A backend that reports {@link PairwiseBackend#isAvailable()} false
  * (no device here) skips the laws. Seeds: QuickTheories reads {@code -DQT_SEED} and prints the
- * seed of a failure.
+ * seed of a failure. The laws on small batches run first: a JIT-compiled backend (the Vector API
+ * kernels are slow until C2 compiles them) then meets the large queries warmed up.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 public abstract class PairwiseBackendContract {
 
     /** The backend under test; called once per law. */
@@ -66,6 +71,7 @@ public abstract class PairwiseBackendContract {
 
     /** Every method equals the reference and its definition on ragged batches of up to 40 documents a query. */
     @Test
+    @Order(1)
     public void matchesTheReferenceOnRaggedBatches() {
         PairwiseBackend backend = availableBackend();
         PairwiseBackend reference = reference();
@@ -75,6 +81,7 @@ public abstract class PairwiseBackendContract {
 
     /** The same on a query of 1,000 to 2,000 documents beside a small one (few examples: m^2 pairs each). */
     @Test
+    @Order(5)
     public void matchesTheReferenceOnLargeQueries() {
         PairwiseBackend backend = availableBackend();
         PairwiseBackend reference = reference();
@@ -84,6 +91,7 @@ public abstract class PairwiseBackendContract {
 
     /** Exact ranks are a permutation of 1..m per query, ordered by score and then by tie key. */
     @Test
+    @Order(2)
     public void exactRanksArePermutations() {
         PairwiseBackend backend = availableBackend();
         qt().withExamples(100).forAll(PairwiseContractBatches.ragged(60))
@@ -92,6 +100,7 @@ public abstract class PairwiseBackendContract {
 
     /** The score gradients of a query (lambdas, rank and hinge gradients) sum to zero. */
     @Test
+    @Order(3)
     public void lambdasSumToZero() {
         PairwiseBackend backend = availableBackend();
         qt().withExamples(100).forAll(PairwiseContractBatches.ragged(60))
@@ -100,6 +109,7 @@ public abstract class PairwiseBackendContract {
 
     /** Scores of +-1e30, +-1e4, 2e4, +-0 and 1e-30 give finite outputs in every method. */
     @Test
+    @Order(4)
     public void noNaNOnExtremeScores() {
         PairwiseBackend backend = availableBackend();
         qt().withExamples(100).forAll(PairwiseContractBatches.extreme(40)).checkAssert(b -> assertFinite(backend, b));

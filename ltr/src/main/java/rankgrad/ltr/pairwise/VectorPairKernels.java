@@ -155,7 +155,7 @@ final class VectorPairKernels implements PairKernels {
      * alpha (max - min) / 2 &gt; {@value #FACTOR_RANGE}: then some P_k + P_j could overflow or
      * vanish, and the caller evaluates exp per pair.
      */
-    private static float[] expFactors(float[] s, int off, int m, float alpha) {
+    static float[] expFactors(float[] s, int off, int m, float alpha) {
         float min = Float.POSITIVE_INFINITY;
         float max = Float.NEGATIVE_INFINITY;
         for (int j = off; j < off + m; j++) {

@@ -213,16 +213,19 @@ class PairTermKernelProperties {
     }
 
     /**
-     * sum_j ((m + 16) |t_j| + extra_j) eps + m tiny, t_j the row's pair terms (evaluated in float64
-     * from the inputs). Both kernels add the terms in the same order, and form x = s_k - s_j, alpha
-     * x, the weights, the tangents and every product and sum of a term with the same operations;
-     * they differ only in sigma, exp and log1p (the vector ones within 3 ulps, the scalar ones
-     * within 2), so each term differs by at most 16 eps |t_j| and each of the m partial sums by
-     * the rounding of a different value, m eps sum |t_j| in all. extra_j: the scalar hinge slope
-     * -a g (1 - g) comes from a rounded g and loses 1 - g to cancellation when g is near 1, an
-     * absolute error up to 2 eps a (|c_k| + |c_j|) that the vector form -a e / (1 + e)^2 does not
-     * have (doubled for margin). tiny = the smallest normal: the scalar float32 sigmoid rounds
-     * results below e^-88 to 0 where the vector one keeps them as subnormals.
+     * sum_j ((m + 16) |t_j| + 2 |a x_j| p_j + extra_j) eps + m tiny, t_j the row's pair terms
+     * (evaluated in float64 from the inputs). Both kernels add the terms in the same order, and form
+     * x = s_k - s_j, a x, the weights, the tangents and every product and sum of a term with the
+     * same operations; they differ in sigma, exp and log1p (the vector ones within 3 ulps, the
+     * scalar ones within 2), so each term differs by at most 16 eps |t_j| and each of the m partial
+     * sums by the rounding of a different value, m eps sum |t_j| in all. p_j: the part of a hinge
+     * term that is a logistic value, which the float32 vector kernels take from factors e^{a (s -
+     * c)} rounded to float32 when the scores are close enough (relative error 2 eps |a x| where the
+     * scalar kernel rounds a x once). extra_j: the scalar hinge slope -a g (1 - g) comes from a
+     * rounded g and loses 1 - g to cancellation when g is near 1, an absolute error up to 2 eps a
+     * (|c_k| + |c_j|) that the vector form -a e / (1 + e)^2 does not have (doubled for margin).
+     * tiny = the smallest normal: the scalar float32 sigmoid rounds results below e^-88 to 0
+     * where the vector one keeps them as subnormals.
      */
     private static double rowBound(Query q, int k, Term term, double eps, double tiny) {
         double bound = 0;
@@ -231,21 +234,26 @@ class PairTermKernelProperties {
             double x = q.s()[k] - q.s()[j];
             double yk = q.y()[k];
             double yj = q.y()[j];
+            boolean tangent = yk > yj && x < 0 || yk < yj && x > 0;
             double t;
+            double p = 0;
             double extra = 0;
             switch (term) {
-                case HINGE_RANK -> t = yk == yj ? sigmoid(-a * x) : yk > yj ? hingeA(a, x) : 1 + hingeA(a, -x);
+                case HINGE_RANK -> {
+                    t = yk == yj ? sigmoid(-a * x) : yk > yj ? hingeA(a, x) : 1 + hingeA(a, -x);
+                    p = tangent ? 0 : Math.abs(yk < yj ? t - 1 : t);
+                }
                 case HINGE_GRADIENT -> {
-                    boolean tangent = yk > yj && x < 0 || yk < yj && x > 0;
                     double slope = tangent ? a / 4 : a * sigmoid(a * x) * sigmoid(-a * x);
                     t = (Math.abs(q.c()[k]) + Math.abs(q.c()[j])) * slope;
+                    p = tangent ? 0 : t;
                     extra = 4 * a * (Math.abs(q.c()[k]) + Math.abs(q.c()[j]));
                 }
                 case LOGISTIC_GRADIENT -> t = yk == yj ? 0 : weight(q, k, j) * a * sigmoid(yk > yj ? -a * x : a * x);
                 case LOGISTIC_COST -> t = yk > yj ? weight(q, k, j) * softplus(-a * x) : 0;
                 default -> throw new AssertionError(term);
             }
-            bound += (q.m() + 16) * t + extra;
+            bound += (q.m() + 16) * Math.abs(t) + 2 * Math.abs(a * x) * p + extra;
         }
         return bound * eps + q.m() * tiny;
     }

@@ -10,8 +10,8 @@ import rankgrad.testkit.PairwiseBackendContract;
 
 /**
  * The backend contract for the default CPU backend, on the Vector API pair kernels (this module's
- * tests run with {@code --add-modules jdk.incubator.vector}); again with 128-bit vectors in the
- * surefire execution vector-128-bit.
+ * tests run with {@code --add-modules jdk.incubator.vector}). The kernels' own differential
+ * properties also run with 128-bit vectors (surefire execution vector-128-bit).
  */
 class VectorBackendContractProperties extends PairwiseBackendContract {
 
