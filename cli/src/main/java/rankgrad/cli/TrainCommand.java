@@ -18,10 +18,10 @@ import rankgrad.ltr.model.Architectures;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
 import rankgrad.ltr.train.Fdsa;
-import rankgrad.ltr.train.Gains;
 import rankgrad.ltr.train.GradientFreeOptimizer;
 import rankgrad.ltr.train.GradientFreeTrainer;
 import rankgrad.ltr.train.Spsa;
+import rankgrad.ltr.train.SpsaGains;
 import rankgrad.ltr.train.TrainingConfig;
 import rankgrad.ltr.train.TrainingResult;
 
@@ -131,7 +131,7 @@ final class TrainCommand implements Callable<Integer> {
 
     private int gradientFree(RankingModel m, Dataset tr, Dataset va, Dataset te, Metric selection, PrintWriter o)
             throws Exception {
-        Gains gains = Gains.spall(lr, 0.05, Math.max(1, epochs / 10));
+        SpsaGains gains = SpsaGains.spall(lr, 0.05, Math.max(1, epochs / 10));
         GradientFreeOptimizer opt;
         if (loss.equals("fdsa")) {
             opt = Fdsa.of(gains);

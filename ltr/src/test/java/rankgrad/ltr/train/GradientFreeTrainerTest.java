@@ -19,7 +19,7 @@ class GradientFreeTrainerTest {
         Dataset train = gen.sample("train", 200, 20, 1);
         Dataset valid = gen.sample("valid", 100, 20, 2);
         RankingModel model = RankingModel.create("linear", 10, new Normalization.QueryZScore(), 3);
-        GradientFreeTrainer t = GradientFreeTrainer.of(Spsa.of(4, Gains.spall(1.0, 0.1, 20), 5), 200, Metric.parse("ndcg@10"), 50);
+        GradientFreeTrainer t = GradientFreeTrainer.of(Spsa.of(4, SpsaGains.spall(1.0, 0.1, 20), 5), 200, Metric.parse("ndcg@10"), 50);
         List<GradientFreeTrainer.Point> curve = t.fit(model, train, valid);
         GradientFreeTrainer.Point first = curve.get(0);
         GradientFreeTrainer.Point last = curve.get(curve.size() - 1);

@@ -11,17 +11,17 @@ package rankgrad.ltr.train;
  * @param alpha decay exponent of a_t
  * @param gamma decay exponent of c_t
  */
-public record Gains(double a, double c, double stability, double alpha, double gamma) {
+public record SpsaGains(double a, double c, double stability, double alpha, double gamma) {
 
-    public Gains {
+    public SpsaGains {
         if (!(a > 0) || !(c > 0) || !(stability >= 0) || !(alpha > 0) || !(gamma > 0)) {
             throw new IllegalArgumentException("gains need a, c, alpha, gamma > 0 and A >= 0: " + this);
         }
     }
 
     /** Spall's exponents with the given scales. */
-    public static Gains spall(double a, double c, double stability) {
-        return new Gains(a, c, stability, 0.602, 0.101);
+    public static SpsaGains spall(double a, double c, double stability) {
+        return new SpsaGains(a, c, stability, 0.602, 0.101);
     }
 
     /** a_t. */
