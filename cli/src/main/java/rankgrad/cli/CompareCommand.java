@@ -186,7 +186,7 @@ final class CompareCommand implements Callable<Integer> {
                         + " 'rankgrad train --loss " + name + "'");
             }
             try {
-                Losses.parse(name, seed, epochs);
+                Losses.parse(name, seed);
             } catch (IllegalArgumentException e) {
                 throw bad("--losses: " + e.getMessage());
             }

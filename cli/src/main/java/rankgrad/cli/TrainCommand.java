@@ -42,9 +42,8 @@ final class TrainCommand implements Callable<Integer> {
     @Option(names = "--test", description = "test LETOR file (reported per epoch, never used for selection)")
     Path test;
 
-    @Option(names = "--loss", defaultValue = "ndcg-type3", description = "ndcg-type1..3, ap-type1..3, precision@k-type1..3,"
-            + " nerr@10-type1..3, approx-ndcg, sdcg@k, shf-sdcg@k, reg-shf-sdcg@k, lambdarank, ranknet, listnet, listmle,"
-            + " spsa:F, fdsa")
+    @Option(names = "--loss", defaultValue = "ndcg-type3", completionCandidates = LossNames.class,
+            description = "${COMPLETION-CANDIDATES} (T = 1, 2 or 3), or the gradient-free spsa:F, fdsa")
     String loss;
 
     @Option(names = "--model", defaultValue = "R4.L", description = "linear, R5, CE5, R4.L, CE4.L, B64..B1024")
@@ -91,7 +90,7 @@ final class TrainCommand implements Callable<Integer> {
         boolean gradientFree = loss.startsWith("spsa:") || loss.equals("fdsa");
         if (!gradientFree) {
             try {
-                Losses.parse(loss, seed, epochs);
+                Losses.parse(loss, seed);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--loss: " + e.getMessage());
             }

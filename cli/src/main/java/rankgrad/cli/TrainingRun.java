@@ -36,8 +36,7 @@ final class TrainingRun {
 
     static Outcome execute(RankingModel model, String lossName, TrainingConfig config, Dataset train, Dataset valid,
             Dataset test, Path outDir, Progress progress) throws IOException {
-        int batches = (train.size() + config.batchQueries() - 1) / config.batchQueries();
-        RankingLoss loss = Losses.parse(lossName, config.seed(), config.epochs() * batches);
+        RankingLoss loss = Losses.parse(lossName, config.seed());
         Dataset testNorm = test == null ? null : model.normalize(test);
         Metric metric = config.selection();
         Map<Integer, Double> testByEpoch = new HashMap<>();

@@ -85,7 +85,7 @@ public final class Trainer {
                 Tensor x = tr.featureMatrix(idx);
                 QueryBatch batch = tr.labelBatch(idx);
                 adam.zeroGrad();
-                Var value = loss.atStep(s.step + 1).loss(model.forward(x), batch);
+                Var value = loss.forRun((long) config.epochs() * batches).atStep(s.step + 1).loss(model.forward(x), batch);
                 double l = value.value().item();
                 String bad = Double.isFinite(l) ? null : "the loss is " + l;
                 if (bad == null) {

@@ -9,6 +9,7 @@ import rankgrad.autodiff.NoGrad;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.ApproxNdcgLoss;
 
 class ApproxNdcgProperties {
 

@@ -30,8 +30,8 @@ final class NaiveReference {
         return r;
     }
 
-    /** pi_b(i) = 1 + sum_{j != i} (1 - sigma(alpha (s_i - s_j))). */
-    static double[] sigmoidRanks(double[] s, double alpha) {
+    /** The approximate ranks pi^-(i) = 1 + sum_{j != i} (1 - sigma(alpha (s_i - s_j))) (pi_b of DESIGN 3.2). */
+    static double[] approxRanks(double[] s, double alpha) {
         int m = s.length;
         double[] r = new double[m];
         for (int i = 0; i < m; i++) {
