@@ -55,7 +55,9 @@ public record LossFamily(String syntax, Pattern pattern, String description, Str
         Objects.requireNonNull(syntax, "syntax");
         Objects.requireNonNull(pattern, "pattern");
         Objects.requireNonNull(description, "description");
+        Objects.requireNonNull(example, "example");
         Objects.requireNonNull(factory, "factory");
+        Objects.requireNonNull(properties, "properties");
         properties = properties.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(properties));
         if (!pattern.matcher(example).matches()) {
             throw new IllegalArgumentException("the example '" + example + "' of loss family " + syntax
