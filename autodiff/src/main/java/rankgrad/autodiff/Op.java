@@ -14,11 +14,18 @@ import java.util.function.Function;
  * input, in input order.
  *
  * <pre>{@code
- * Op<Void> clampStraightThrough = Op.of("clamp01",
- *         in -> Op.result(Ops.clampValues(in[0], 0, 1), null),
- *         (saved, g, needs) -> new Tensor[] {g});        // identity gradient
- * Var y = Var.apply(clampStraightThrough, x);
+ * Op<Void> roundStraightThrough = Op.of("roundStraightThrough",
+ *         in -> {
+ *             Tensor out = in[0].copy();
+ *             for (int i = 0; i < out.size(); i++) {
+ *                 out.set(i, Math.rint(out.get(i)));
+ *             }
+ *             return Op.result(out, null);
+ *         },
+ *         (saved, gradOut, needsGrad) -> new Tensor[] {gradOut});   // identity gradient
+ * Var y = Var.apply(roundStraightThrough, x);
  * }</pre>
+ * ({@code OpJavadocExampleTest} compiles and runs this example.)
  *
  * <p>Contract: forward must not modify its inputs; each returned gradient has the shape and dtype
  * of its input, or is {@code null} meaning zero (always allowed when {@code needsGrad[i]} is

@@ -1,9 +1,12 @@
 package rankgrad.autodiff;
 
 import rankgrad.autodiff.ops.Add;
+import rankgrad.autodiff.ops.Affine;
+import rankgrad.autodiff.ops.Celu;
 import rankgrad.autodiff.ops.Concat;
 import rankgrad.autodiff.ops.Exp;
 import rankgrad.autodiff.ops.Gather;
+import rankgrad.autodiff.ops.LeakyRelu;
 import rankgrad.autodiff.ops.Log;
 import rankgrad.autodiff.ops.Log1p;
 import rankgrad.autodiff.ops.LogSigmoid;
@@ -12,12 +15,15 @@ import rankgrad.autodiff.ops.LogSumExp;
 import rankgrad.autodiff.ops.MatMul;
 import rankgrad.autodiff.ops.Mul;
 import rankgrad.autodiff.ops.Pow;
+import rankgrad.autodiff.ops.Relu;
 import rankgrad.autodiff.ops.Reshape;
+import rankgrad.autodiff.ops.Sigmoid;
 import rankgrad.autodiff.ops.Slice;
 import rankgrad.autodiff.ops.Softmax;
 import rankgrad.autodiff.ops.Softplus;
 import rankgrad.autodiff.ops.Sqrt;
 import rankgrad.autodiff.ops.Sum;
+import rankgrad.autodiff.ops.Tanh;
 import rankgrad.autodiff.ops.Transpose;
 
 /**
@@ -270,36 +276,33 @@ public final class Ops {
         return mul(sum(a, axis, keepDims), 1.0 / n);
     }
 
-    // Activations and fused layer ops; names are fully qualified so that this block leaves the
-    // imports above untouched (other ops are added there in parallel).
-
-    /** max(x, 0) elementwise ({@link rankgrad.autodiff.ops.Relu}). */
+    /** max(x, 0) elementwise ({@link Relu}). */
     public static Var relu(Var x) {
-        return Var.apply(rankgrad.autodiff.ops.Relu.INSTANCE, x);
+        return Var.apply(Relu.INSTANCE, x);
     }
 
-    /** x for x &gt; 0, slope * x otherwise ({@link rankgrad.autodiff.ops.LeakyRelu}). */
+    /** x for x &gt; 0, slope * x otherwise ({@link LeakyRelu}). */
     public static Var leakyRelu(Var x, double slope) {
-        return Var.apply(rankgrad.autodiff.ops.LeakyRelu.withSlope(slope), x);
+        return Var.apply(LeakyRelu.withSlope(slope), x);
     }
 
-    /** max(0, x) + min(0, alpha (exp(x / alpha) - 1)) ({@link rankgrad.autodiff.ops.Celu}). */
+    /** max(0, x) + min(0, alpha (exp(x / alpha) - 1)) ({@link Celu}). */
     public static Var celu(Var x, double alpha) {
-        return Var.apply(rankgrad.autodiff.ops.Celu.withAlpha(alpha), x);
+        return Var.apply(Celu.withAlpha(alpha), x);
     }
 
-    /** tanh(x) elementwise ({@link rankgrad.autodiff.ops.Tanh}). */
+    /** tanh(x) elementwise ({@link Tanh}). */
     public static Var tanh(Var x) {
-        return Var.apply(rankgrad.autodiff.ops.Tanh.INSTANCE, x);
+        return Var.apply(Tanh.INSTANCE, x);
     }
 
-    /** 1 / (1 + exp(-x)) elementwise, stable for large |x| ({@link rankgrad.autodiff.ops.Sigmoid}). */
+    /** 1 / (1 + exp(-x)) elementwise, stable for large |x| ({@link Sigmoid}). */
     public static Var sigmoid(Var x) {
-        return Var.apply(rankgrad.autodiff.ops.Sigmoid.INSTANCE, x);
+        return Var.apply(Sigmoid.INSTANCE, x);
     }
 
-    /** x W + b for x (n x in), W (in x out), b (out) in one node ({@link rankgrad.autodiff.ops.Affine}). */
+    /** x W + b for x (n x in), W (in x out), b (out) in one node ({@link Affine}). */
     public static Var affine(Var x, Var w, Var b) {
-        return Var.apply(rankgrad.autodiff.ops.Affine.INSTANCE, x, w, b);
+        return Var.apply(Affine.INSTANCE, x, w, b);
     }
 }

@@ -5,17 +5,14 @@ import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.RankingLoss;
-import rankgrad.ltr.pairwise.BackwardType;
+import rankgrad.ltr.loss.Losses;
 import rankgrad.ltr.pairwise.CpuPairwiseBackend;
 import rankgrad.ltr.pairwise.PairKernelProvider;
 import rankgrad.ltr.pairwise.PairwiseBackend;
-import rankgrad.ltr.rank.ApproxNdcgLoss;
-import rankgrad.ltr.rank.RankMetric;
-import rankgrad.ltr.rank.TwinSigmoidLoss;
 
 /**
  * A ragged batch of {@code queries} x {@code m} documents (float32 scores ~ N(0, 1), grades 0..4
- * uniform, seeded) and a loss by name, on the vector or the scalar pair kernels.
+ * uniform, seeded) and a loss of the registry by name, on the vector or the scalar pair kernels.
  */
 final class LossFixture {
     private final QueryBatch batch;
@@ -40,12 +37,7 @@ final class LossFixture {
             case "scalar" -> PairKernelProvider.scalar();
             default -> throw new IllegalArgumentException("kernels must be vector or scalar, got " + kernels);
         });
-        loss = switch (lossName) {
-            case "ndcg-type3" -> TwinSigmoidLoss.of(RankMetric.ndcg(), BackwardType.TYPE3, 1).withBackend(backend);
-            case "ndcg-type1" -> TwinSigmoidLoss.of(RankMetric.ndcg(), BackwardType.TYPE1, 1).withBackend(backend);
-            case "approx-ndcg" -> ApproxNdcgLoss.of(ApproxNdcgLoss.DEFAULT_ALPHA).withBackend(backend);
-            default -> throw new IllegalArgumentException("unknown loss " + lossName);
-        };
+        loss = Losses.parse(lossName, 1).forRun(1_000_000).withBackend(backend);
         if (kernels.equals("vector") && !PairKernelProvider.kernels().name().startsWith("vector")) {
             throw new IllegalStateException("the Vector API kernels did not load: " + PairKernelProvider.kernels().name());
         }

@@ -38,7 +38,7 @@ public class RankLossBenchmark {
     @Param({"32", "120", "512", "1000"})
     public int m;
 
-    @Param({"ndcg-type3", "approx-ndcg"})
+    @Param({"ndcg-type3", "approx-ndcg", "ranknet", "lambdarank", "sdcg@10", "shf-sdcg@10"})
     public String loss;
 
     @Param({"vector", "scalar"})

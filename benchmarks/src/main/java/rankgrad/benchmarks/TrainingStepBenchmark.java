@@ -68,7 +68,7 @@ public class TrainingStepBenchmark {
         batch = QueryBatch.of(labels);
         ranker = RankingModel.create(model, features, new Normalization.None(), 1);
         ranker.train();
-        objective = Losses.parse(loss, 1, 1_000_000);
+        objective = Losses.parse(loss, 1).forRun(1_000_000);
         adam = Adam.create(ranker.network().namedParameters(), Adam.Settings.defaults().withWeightDecay(1e-3));
     }
 

@@ -174,7 +174,7 @@ final class CompareCommand implements Callable<Integer> {
                         + " 'rankgrad train --loss " + name + "'");
             }
             try {
-                Losses.parse(name, training.seed, training.epochs);
+                Losses.parse(name, training.seed);
             } catch (IllegalArgumentException e) {
                 throw bad("--losses: " + e.getMessage());
             }

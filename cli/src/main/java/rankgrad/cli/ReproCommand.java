@@ -16,7 +16,7 @@ import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.metric.MetricConventions;
 import rankgrad.ltr.pairwise.PairwiseBackends;
 import rankgrad.ltr.repro.RankAccuracy;
-import rankgrad.ltr.train.Gains;
+import rankgrad.ltr.train.SpsaGains;
 
 /** {@code rankgrad repro}: the papers' experiments that need no external data. */
 @Command(name = "repro", mixinStandardHelpOptions = true, showDefaultValues = true,
@@ -156,7 +156,7 @@ final class ReproCommand implements Runnable {
             return 0;
         }
 
-        private static String describe(Gains g) {
+        private static String describe(SpsaGains g) {
             return String.format(Locale.ROOT, "a = %s, c = %s, A = %s (a_t = a / (t + 1 + A)^%s, c_t = c / (t + 1)^%s)",
                     g.a(), g.c(), g.stability(), g.alpha(), g.gamma());
         }

@@ -22,11 +22,11 @@ import rankgrad.ltr.metric.MetricConventions;
 import rankgrad.ltr.model.RankingModel;
 import rankgrad.ltr.model.Scorer;
 import rankgrad.ltr.train.Fdsa;
-import rankgrad.ltr.train.Gains;
 import rankgrad.ltr.train.GradientFreeOptimizer;
 import rankgrad.ltr.train.GradientFreeTrainer;
 import rankgrad.ltr.train.LossObjective;
 import rankgrad.ltr.train.Spsa;
+import rankgrad.ltr.train.SpsaGains;
 import rankgrad.ltr.train.Trainer;
 import rankgrad.ltr.train.TrainingConfig;
 import rankgrad.ltr.train.TrainingListener;
@@ -45,9 +45,9 @@ import rankgrad.ltr.train.TrainingListener;
  */
 final class SpsaExperiment {
     /** Part 1 gains, the same for every method: a_t = 5e-3 / (t + 1 + 100)^0.602, c_t = 0.01 / (t + 1)^0.101. */
-    static final Gains OBJECTIVE_GAINS = Gains.spall(5e-3, 0.01, 100);
+    static final SpsaGains OBJECTIVE_GAINS = SpsaGains.spall(5e-3, 0.01, 100);
     /** Part 2 gains: a_t = 2 / (t + 1 + 50)^0.602, c_t = 0.05 / (t + 1)^0.101. */
-    static final Gains NDCG_GAINS = Gains.spall(2.0, 0.05, 50);
+    static final SpsaGains NDCG_GAINS = SpsaGains.spall(2.0, 0.05, 50);
     static final List<Integer> SPSA_EVALUATIONS = List.of(2, 4, 8);
     static final Metric NDCG10 = Metric.parse("ndcg@10");
     private static final int DOCS = 50;

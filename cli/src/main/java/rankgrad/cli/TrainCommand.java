@@ -19,7 +19,7 @@ import rankgrad.ltr.loss.Losses;
 import rankgrad.ltr.metric.Metric;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
-import rankgrad.ltr.train.Gains;
+import rankgrad.ltr.train.SpsaGains;
 import rankgrad.ltr.train.GradientFreeOptimizer;
 import rankgrad.ltr.train.GradientFreeTrainer;
 import rankgrad.ltr.train.RunLock;
@@ -45,9 +45,8 @@ final class TrainCommand implements Callable<Integer> {
     @Option(names = "--test", description = "test LETOR file (reported per epoch, never used for selection)")
     Path test;
 
-    @Option(names = "--loss", defaultValue = "ndcg-type3", description = "ndcg-type1..3, ap-type1..3, precision@k-type1..3,"
-            + " nerr@10-type1..3, approx-ndcg, sdcg@k, shf-sdcg@k, reg-shf-sdcg@k, lambdarank, ranknet, listnet, listmle,"
-            + " spsa:F, fdsa")
+    @Option(names = "--loss", defaultValue = "ndcg-type3", completionCandidates = LossNames.class,
+            description = "${COMPLETION-CANDIDATES} (T = 1, 2 or 3), or the gradient-free spsa:F, fdsa")
     String loss;
 
     @Mixin
@@ -105,9 +104,9 @@ final class TrainCommand implements Callable<Integer> {
     private void checkLoss(boolean gradientFree) {
         try {
             if (gradientFree) {
-                GradientFreeOptimizer.parse(loss, Gains.forIterations(training.lr, training.epochs), training.seed);
+                GradientFreeOptimizer.parse(loss, SpsaGains.forIterations(training.lr, training.epochs), training.seed);
             } else {
-                Losses.parse(loss, training.seed, training.epochs);
+                Losses.parse(loss, training.seed);
             }
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--loss: " + e.getMessage());
@@ -116,7 +115,7 @@ final class TrainCommand implements Callable<Integer> {
 
     private int gradientFree(RankingModel m, Dataset tr, Dataset va, Dataset te, Metric selection, PrintWriter o)
             throws Exception {
-        GradientFreeOptimizer opt = GradientFreeOptimizer.parse(loss, Gains.forIterations(training.lr, training.epochs),
+        GradientFreeOptimizer opt = GradientFreeOptimizer.parse(loss, SpsaGains.forIterations(training.lr, training.epochs),
                 training.seed);
         List<GradientFreeTrainer.Point> curve = GradientFreeTrainer.of(opt, training.epochs, selection)
                 .withConventions(training.conventions()).fit(m, tr, va);

@@ -46,8 +46,7 @@ final class TrainingRun {
         if (fresh) {
             Files.deleteIfExists(checkpoint);
         }
-        int batches = (train.size() + config.batchQueries() - 1) / config.batchQueries();
-        RankingLoss loss = Losses.parse(lossName, config.seed(), config.epochs() * batches);
+        RankingLoss loss = Losses.parse(lossName, config.seed());
         TrainingResult result;
         try {
             result = Trainer.of(config.withCheckpoint(checkpoint)).fit(model, loss, train, valid, test, new TrainingListener() {

@@ -1,6 +1,7 @@
 package rankgrad.ltr;
 
 import rankgrad.autodiff.Var;
+import rankgrad.ltr.pairwise.PairwiseBackend;
 
 /**
  * A ranking loss: a scalar to minimize from the flat scores of a ragged batch, the mean over the
@@ -10,7 +11,10 @@ import rankgrad.autodiff.Var;
  *
  * <p>Conventions shared by every loss: a query with no relevant document contributes 0 and a zero
  * gradient (it still counts in the mean's denominator); a query of one document works; NaN or
- * infinite scores raise {@link IllegalArgumentException} naming the query.
+ * infinite scores raise {@link IllegalArgumentException} naming the query, and so do scores of the
+ * wrong shape and a batch without queries; the value and gradient take the scores' dtype; results
+ * do not depend on the number of threads. The losses of the library are listed, parsed by name
+ * and tested together through the registry {@link rankgrad.ltr.loss.Losses}.
  */
 public interface RankingLoss {
 
@@ -26,6 +30,24 @@ public interface RankingLoss {
      * run drew. Other losses return themselves.
      */
     default RankingLoss atStep(long step) {
+        return this;
+    }
+
+    /**
+     * The loss as used by a training run of {@code totalSteps} steps; {@link
+     * rankgrad.ltr.train.Trainer#fit} calls it with the run's epochs times its batches per epoch.
+     * A loss whose schedule spans the run (REG-SHF-SDCG made by {@code Losses.parse}) returns a copy
+     * set to that length; other losses return themselves.
+     */
+    default RankingLoss forRun(long totalSteps) {
+        return this;
+    }
+
+    /**
+     * The same loss with its pairwise work on {@code backend} (the scalar reference, a TornadoVM
+     * backend, a user's); losses without pairwise work (ListNet, ListMLE) return themselves.
+     */
+    default RankingLoss withBackend(PairwiseBackend backend) {
         return this;
     }
 

@@ -31,7 +31,7 @@ class ReadmeTrainingTest {
         Dataset train = LetorReader.read(trainFile);
         Dataset valid = LetorReader.read(validFile, train.features());
         RankingModel model = RankingModel.create("R4.L", train.features(), new Normalization.QueryZScore(), 42);
-        RankingLoss loss = Losses.parse("ndcg-type3", 42, 0);
+        RankingLoss loss = Losses.parse("ndcg-type3", 42);
         TrainingConfig config = TrainingConfig.defaults().withEpochs(5);
         TrainingResult result = Trainer.of(config).fit(model, loss, train, valid, TrainingListener.none());
         System.out.println(result.message());

@@ -12,7 +12,7 @@ import rankgrad.ltr.rank.RankMetric;
  *
  * <pre>{@code
  * // a backend's approximate ranks of one query against the pairwise definition
- * double[] expected = NaiveReference.sigmoidRanks(c.scoresOf(q), alpha);
+ * double[] expected = NaiveReference.approxRanks(c.scoresOf(q), alpha);
  * }</pre>
  *
  * <p>Stateless and thread-safe.
@@ -50,7 +50,7 @@ public final class NaiveReference {
      * backward (alpha = alpha_b), equal to ApproxNDCG's pi^-(i) = 1 + sum_{j != i} sigma(alpha (s_j - s_i))
      * (Bruch Eq. 6).
      */
-    public static double[] sigmoidRanks(double[] s, double alpha) {
+    public static double[] approxRanks(double[] s, double alpha) {
         int m = s.length;
         double[] r = new double[m];
         for (int i = 0; i < m; i++) {

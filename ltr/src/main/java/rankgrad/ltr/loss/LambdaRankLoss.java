@@ -1,12 +1,12 @@
 package rankgrad.ltr.loss;
 
-import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Objects;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.Ranking;
 import rankgrad.ltr.RankingLoss;
-import rankgrad.ltr.metric.ExactMetrics;
+import rankgrad.ltr.pairwise.PairwiseBackend;
+import rankgrad.ltr.pairwise.PairwiseBackends;
+import rankgrad.ltr.rank.Inputs;
 import rankgrad.ltr.rank.TieBreak;
 
 /**
@@ -27,11 +27,13 @@ import rankgrad.ltr.rank.TieBreak;
  * positions held fixed its derivative is exactly -lambda (Yue and Burges, Sec. 3.1: "for a given
  * sorted order ... a weighted version of the RankNet objective"). It is not 1 - NDCG.
  *
- * <p>Positions come from {@link Ranking} with a random tie-break per query per call, drawn from the
- * seed, the call counter of this instance and the query index (the twin-sigmoid convention of DESIGN
- * section 3.2), so equal scores do not favour input order and results do not depend on threads.
- * Pair terms are computed per document in O(m^2) and back-propagated once (Burges Sec. 5), with
- * O(m) extra memory.
+ * <p>Positions are the exact ranks of the pairwise backend with a random tie-break per query per
+ * call from {@link TieBreak} (seed, call number of this instance, query index: the twin-sigmoid
+ * convention of DESIGN section 3.2), so equal scores do not favour input order and results do not
+ * depend on threads. The pair terms are those of {@link PairwiseBackend#logisticPairsF32} with the
+ * gains 2^y - 1 and the discounts D_k(r) / IDCG@k, computed per document in O(m^2) and
+ * back-propagated once (Burges Sec. 5), with O(m) extra memory; float32 scores are worked in
+ * float32.
  *
  * <pre>{@code
  * RankingLoss lambdaRank = LambdaRankLoss.create(42L).withTruncation(10);
@@ -44,34 +46,38 @@ import rankgrad.ltr.rank.TieBreak;
 public final class LambdaRankLoss implements RankingLoss {
     private final int truncation;
     private final double sigma;
-    private final long seed;
-    private final AtomicLong calls;
+    private final TieBreak tieBreak;
+    private final PairwiseBackend backend;
 
-    private LambdaRankLoss(int truncation, double sigma, long seed, long firstCall) {
-        this.calls = new AtomicLong(firstCall);
+    private LambdaRankLoss(int truncation, double sigma, TieBreak tieBreak, PairwiseBackend backend) {
         if (truncation < 0) {
             throw new IllegalArgumentException("truncation k must be >= 1 (or 0 for none), got " + truncation);
         }
-        LossMath.requirePositiveFinite("sigma_s", sigma);
         this.truncation = truncation;
-        this.sigma = sigma;
-        this.seed = seed;
+        this.sigma = Inputs.requirePositiveFinite("sigma_s", sigma);
+        this.tieBreak = Objects.requireNonNull(tieBreak, "tieBreak");
+        this.backend = Objects.requireNonNull(backend, "backend");
     }
 
     /** LambdaRank for NDCG over all documents, sigma_s = 1, ties broken from {@code seed}. */
     public static LambdaRankLoss create(long seed) {
-        return new LambdaRankLoss(0, 1.0, seed, 0L);
+        return new LambdaRankLoss(0, 1.0, TieBreak.seeded(seed), PairwiseBackends.selected());
     }
 
-    /** The same loss for NDCG@k (a fresh call counter). */
+    /** The same loss for NDCG@k (its tie-breaker starts again at call 0). */
     public LambdaRankLoss withTruncation(int k) {
-        LossMath.requireCutoff(k);
-        return new LambdaRankLoss(k, sigma, seed, 0L);
+        return new LambdaRankLoss(Inputs.requireCutoff("LambdaRank truncation", k), sigma, fresh(), backend);
     }
 
-    /** The same loss with the logistic's steepness sigma_s (a fresh call counter). */
+    /** The same loss with the logistic's steepness sigma_s (its tie-breaker starts again at call 0). */
     public LambdaRankLoss withSigma(double sigmaS) {
-        return new LambdaRankLoss(truncation, sigmaS, seed, 0L);
+        return new LambdaRankLoss(truncation, sigmaS, fresh(), backend);
+    }
+
+    /** The same loss on another pairwise backend (its tie-breaker starts again at call 0). */
+    @Override
+    public LambdaRankLoss withBackend(PairwiseBackend other) {
+        return new LambdaRankLoss(truncation, sigma, fresh(), other);
     }
 
     /** The truncation k, or 0 for none. */
@@ -86,12 +92,14 @@ public final class LambdaRankLoss implements RankingLoss {
     /** The same loss drawing its tie-breaks for training step {@code step} (see {@link RankingLoss#atStep}). */
     @Override
     public LambdaRankLoss atStep(long step) {
-        return new LambdaRankLoss(truncation, sigma, seed, step);
+        return new LambdaRankLoss(truncation, sigma, TieBreak.seeded(tieBreak.seed(), step), backend);
     }
 
     @Override
     public Var loss(Var scores, QueryBatch batch) {
-        return Var.apply(new QueryLossOp(name(), batch, this::query, seed, calls.getAndIncrement()), scores);
+        int[] keys = TieBreak.batchKeys(tieBreak.seed(), tieBreak.nextCall(), batch.offsets());
+        return Var.apply(new LogisticPairsOp(name(), batch, backend, sigma,
+                new LogisticPairsOp.DeltaNdcg(truncation, keys)), scores);
     }
 
     @Override
@@ -99,63 +107,7 @@ public final class LambdaRankLoss implements RankingLoss {
         return truncation == 0 ? "lambdarank" : "lambdarank@" + truncation;
     }
 
-    private double query(double[] s, float[] y, int from, int m, SplittableRandom random, double weight, double[] grad) {
-        int k = truncation == 0 ? m : truncation;
-        int[] order = positions(s, from, m, TieBreak.keys(random, m));
-        // disc[i] = D_k(position of document from + i); gain[i] = 2^y - 1.
-        double[] disc = new double[m];
-        double[] gain = new double[m];
-        for (int r = 0; r < Math.min(k, m); r++) {
-            disc[order[r]] = ExactMetrics.discount(r + 1);
-        }
-        for (int i = 0; i < m; i++) {
-            gain[i] = ExactMetrics.gain(y[from + i]);
-        }
-        double invIdcg = 1.0 / ExactMetrics.idealDcg(y, from, m, k);
-        double loss = 0;
-        double[] pair = new double[2];
-        for (int i = 0; i < m; i++) {
-            for (int j = i + 1; j < m; j++) {
-                int hi;
-                int lo;
-                if (y[from + i] > y[from + j]) {
-                    hi = i;
-                    lo = j;
-                } else if (y[from + j] > y[from + i]) {
-                    hi = j;
-                    lo = i;
-                } else {
-                    continue;
-                }
-                double delta = Math.abs((gain[hi] - gain[lo]) * (disc[hi] - disc[lo])) * invIdcg;
-                if (delta == 0) {
-                    // Both below the truncation: swapping them cannot change NDCG@k.
-                    continue;
-                }
-                LossMath.logisticPair(sigma * (s[from + hi] - s[from + lo]), pair);
-                loss += delta * pair[0];
-                double lambda = delta * sigma * pair[1];
-                grad[from + hi] -= weight * lambda;
-                grad[from + lo] += weight * lambda;
-            }
-        }
-        return loss;
-    }
-
-    /**
-     * {@link Ranking#order} of the query's scores. When every score is exactly a float (always for a
-     * float32 model, whose scores this node widened) the float overload gives the same order and
-     * sorts packed primitives, about 4 times faster than the float64 overload's boxed sort
-     * (0.9 vs 4.4 ms for 128 queries of 120 documents on the 2-core development machine).
-     */
-    private static int[] positions(double[] s, int from, int m, int[] tieKeys) {
-        float[] narrow = new float[m];
-        for (int i = 0; i < m; i++) {
-            narrow[i] = (float) s[from + i];
-            if (narrow[i] != s[from + i]) {
-                return Ranking.order(s, from, m, tieKeys);
-            }
-        }
-        return Ranking.order(narrow, 0, m, tieKeys);
+    private TieBreak fresh() {
+        return TieBreak.seeded(tieBreak.seed());
     }
 }

@@ -1,11 +1,11 @@
 package rankgrad.ltr.loss;
 
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicLong;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.Ranking;
 import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.rank.TieBreak;
 
 /**
  * ListMLE (Xia et al. 2008; DESIGN section 3.6): the negative Plackett-Luce log-likelihood of the
@@ -23,8 +23,8 @@ import rankgrad.ltr.RankingLoss;
  * stable log-add-exp; the gradient's inner sum is carried as P_u = sum_{t &lt;= u} exp(lse_u - lse_t)
  * = 1 + exp(lse_u - lse_{u-1}) P_{u-1}, whose terms are all at most 1, so nothing overflows.
  * O(m log m) time (the sort) and O(m) extra memory. The label tie-break of a query is drawn from
- * (seed, call number of this instance, query index), so results do not depend on threads; two
- * instances made with the same seed give the same sequence of losses.
+ * (seed, call number of this instance, query index) of {@link TieBreak}, so results do not depend
+ * on threads; two instances made with the same seed give the same sequence of losses.
  *
  * <pre>{@code
  * RankingLoss listMle = ListMleLoss.create(7L);
@@ -34,28 +34,27 @@ import rankgrad.ltr.RankingLoss;
  * <p>Thread-safety: safe to share; each {@link #loss} call takes the next call number atomically.
  */
 public final class ListMleLoss implements RankingLoss {
-    private final long seed;
-    private final AtomicLong calls;
+    private final TieBreak tieBreak;
 
-    private ListMleLoss(long seed, long firstCall) {
-        this.calls = new AtomicLong(firstCall);
-        this.seed = seed;
+    private ListMleLoss(TieBreak tieBreak) {
+        this.tieBreak = tieBreak;
     }
 
     /** ListMLE whose label ties are broken from {@code seed}. */
     public static ListMleLoss create(long seed) {
-        return new ListMleLoss(seed, 0L);
+        return new ListMleLoss(TieBreak.seeded(seed));
     }
 
     /** The same loss drawing its tie-breaks for training step {@code step} (see {@link RankingLoss#atStep}). */
     @Override
     public ListMleLoss atStep(long step) {
-        return new ListMleLoss(seed, step);
+        return new ListMleLoss(TieBreak.seeded(tieBreak.seed(), step));
     }
 
     @Override
     public Var loss(Var scores, QueryBatch batch) {
-        return Var.apply(new QueryLossOp(name(), batch, ListMleLoss::query, seed, calls.getAndIncrement()), scores);
+        return Var.apply(new QueryLossOp(name(), batch, ListMleLoss::query, tieBreak.seed(), tieBreak.nextCall()),
+                scores);
     }
 
     @Override
@@ -69,7 +68,7 @@ public final class ListMleLoss implements RankingLoss {
         double[] lse = new double[m];
         lse[m - 1] = s[from + pi[m - 1]];
         for (int t = m - 2; t >= 0; t--) {
-            lse[t] = LossMath.logAddExp(lse[t + 1], s[from + pi[t]]);
+            lse[t] = logAddExp(lse[t + 1], s[from + pi[t]]);
         }
         double loss = 0;
         double carried = 0;
@@ -80,5 +79,11 @@ public final class ListMleLoss implements RankingLoss {
             grad[from + pi[u]] += weight * (Math.exp(su - lse[u]) * carried - 1);
         }
         return loss;
+    }
+
+    /** log(e^a + e^b) without overflow. */
+    private static double logAddExp(double a, double b) {
+        double hi = Math.max(a, b);
+        return hi + Math.log1p(Math.exp(-Math.abs(a - b)));
     }
 }

@@ -2,92 +2,115 @@ package rankgrad.ltr.loss;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.regex.MatchResult;
+import java.util.stream.Collectors;
 import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.LossFamily.Property;
 import rankgrad.ltr.pairwise.BackwardType;
-import rankgrad.ltr.rank.ApproxNdcgLoss;
 import rankgrad.ltr.rank.RankMetric;
-import rankgrad.ltr.rank.TwinSigmoidLoss;
 
 /**
- * Ranking losses by the names the papers use (and the command line takes):
- * <ul>
- *   <li>{@code ndcg-type1..3}, {@code ap-type1..3}, {@code precision@k-type1..3},
- *       {@code nerr@k-type1..3}: twin-sigmoid direct metric optimization (Yu et al.);
- *   <li>{@code approx-ndcg} (alpha 10; {@code approx-ndcg:ALPHA} for another), Qin; Bruch et al.;
- *   <li>{@code sdcg@k}, {@code shf-sdcg@k}, {@code reg-shf-sdcg@k} (Wu et al.);
- *   <li>{@code lambdarank} ({@code lambdarank@k} truncated), {@code ranknet} (Burges);
- *   <li>{@code listnet}, {@code listmle}.
- * </ul>
+ * The loss registry: every ranking loss by the name the papers use (and the command line takes),
+ * one {@link LossFamily} row per family. {@link #parse} reads a name; the command line's help and
+ * every loss-wide test iterate {@link #families()}, so adding a loss is one class plus one row here.
+ *
+ * <p>Losses whose value follows a schedule over the training run (REG-SHF-SDCG) take its length
+ * from {@link RankingLoss#forRun}, which the trainer calls; a name carries no run length.
  */
 public final class Losses {
-    private static final Pattern TWIN = Pattern.compile("(ndcg|ap|precision@(\\d+)|pre@(\\d+)|nerr@(\\d+))-type([123])");
-    private static final Pattern AT_K = Pattern.compile("(sdcg|shf-sdcg|reg-shf-sdcg|lambdarank)@(\\d+)");
+    private static final List<LossFamily> FAMILIES = List.of(
+            LossFamily.of("ndcg-typeT", "ndcg-type([123])",
+                    "minus nDCG of the twin-sigmoid ranks, backward type T = 1, 2 or 3 (Yu et al. 2020)", "ndcg-type3",
+                    (n, seed) -> TwinSigmoidLoss.of(RankMetric.ndcg(), type(n, 1), seed))
+                    .without(Property.GRADIENT_OF_VALUE),
+            LossFamily.of("ap-typeT", "ap-type([123])", "minus average precision of the twin-sigmoid ranks (Yu et al.)",
+                    "ap-type1", (n, seed) -> TwinSigmoidLoss.of(RankMetric.averagePrecision(), type(n, 1), seed))
+                    .without(Property.GRADIENT_OF_VALUE),
+            LossFamily.of("precision@k-typeT", "(?:precision|pre)@(\\d+)-type([123])",
+                    "minus Pre@k of the twin-sigmoid ranks (Yu et al.); pre@k-typeT is the same", "precision@5-type2",
+                    (n, seed) -> TwinSigmoidLoss.of(RankMetric.precision(integer(n, 1)), type(n, 2), seed))
+                    .without(Property.GRADIENT_OF_VALUE),
+            LossFamily.of("nerr@k-typeT", "nerr@(\\d+)-type([123])",
+                    "minus nERR@k of the twin-sigmoid ranks, grades 0..4 (Yu et al.)", "nerr@10-type3",
+                    (n, seed) -> TwinSigmoidLoss.of(RankMetric.nerr(integer(n, 1)), type(n, 2), seed))
+                    .without(Property.GRADIENT_OF_VALUE),
+            LossFamily.of("approx-ndcg[:ALPHA]", "approx-ndcg(?::(.+))?",
+                    "minus nDCG of the approximate ranks, sigmoid steepness ALPHA (default 10; Qin et al.; Bruch et al.)",
+                    "approx-ndcg", (n, seed) -> ApproxNdcgLoss.of(n.group(1) == null ? ApproxNdcgLoss.DEFAULT_ALPHA
+                            : number(n, 1))),
+            LossFamily.of("sdcg@k", "sdcg@(\\d+)", "minus smoothed DCG@k / IDCG@k on approximate ranks (Wu et al. 2009)",
+                    "sdcg@10", (n, seed) -> SmoothedDcgLoss.sdcg(integer(n, 1))),
+            LossFamily.of("shf-sdcg@k", "shf-sdcg@(\\d+)", "smoothed DCG@k on smoothed-hinge ranks (Wu et al. Eq. 12-16)",
+                    "shf-sdcg@10", (n, seed) -> SmoothedDcgLoss.shfSdcg(integer(n, 1))),
+            LossFamily.of("shf-sdcg-annealed@k", "shf-sdcg-annealed@(\\d+)",
+                    "SHF-SDCG@k with the annealed cutoff weight (Wu et al. Eq. 17)", "shf-sdcg-annealed@10",
+                    (n, seed) -> SmoothedDcgLoss.shfSdcg(integer(n, 1)).annealed(seed))
+                    .without(Property.GRADIENT_OF_VALUE),
+            LossFamily.of("reg-shf-sdcg@k", "reg-shf-sdcg@(\\d+)",
+                    "regression blended into SHF-SDCG@k over the training run (Wu et al. Eq. 18-19)", "reg-shf-sdcg@10",
+                    (n, seed) -> RegShfSdcgLoss.overRun(SmoothedDcgLoss.shfSdcg(integer(n, 1))))
+                    .without(Property.SHIFT_INVARIANT),
+            LossFamily.of("lambdarank", "lambdarank", "LambdaRank for NDCG (Burges et al. 2006)", "lambdarank",
+                    (n, seed) -> LambdaRankLoss.create(seed)),
+            LossFamily.of("lambdarank@k", "lambdarank@(\\d+)", "LambdaRank for NDCG@k", "lambdarank@5",
+                    (n, seed) -> LambdaRankLoss.create(seed).withTruncation(integer(n, 1))),
+            LossFamily.of("ranknet", "ranknet", "pairwise logistic loss (Burges et al. 2005)", "ranknet",
+                    (n, seed) -> RankNetLoss.create()),
+            LossFamily.of("listnet", "listnet", "top-one cross-entropy of the score and label softmaxes (Cao et al. 2007)",
+                    "listnet", (n, seed) -> ListNetLoss.create()),
+            LossFamily.of("listmle", "listmle", "Plackett-Luce likelihood of the label order (Xia et al. 2008)",
+                    "listmle", (n, seed) -> ListMleLoss.create(seed)));
 
     private Losses() {
     }
 
-    /** Example names, one per family, for help texts. */
-    public static List<String> examples() {
-        return List.of("ndcg-type3", "ap-type3", "precision@10-type3", "nerr@10-type3", "approx-ndcg", "sdcg@10",
-                "shf-sdcg@10", "reg-shf-sdcg@10", "lambdarank", "ranknet", "listnet", "listmle");
+    /** The registry: one row per family of losses, in the order the help lists them. */
+    public static List<LossFamily> families() {
+        return FAMILIES;
     }
 
     /**
-     * The loss called {@code name}; {@code seed} seeds its tie-breaks and {@code totalSteps} is the
-     * schedule length T of REG-SHF-SDCG (ignored by the others).
+     * The loss called {@code name} (case and surrounding blanks ignored); {@code seed} seeds its
+     * random tie-breaks.
+     *
+     * @throws IllegalArgumentException for an unknown name or a parameter out of range, saying which
      */
-    public static RankingLoss parse(String name, long seed, int totalSteps) {
+    public static RankingLoss parse(String name, long seed) {
         String n = name.strip().toLowerCase(Locale.ROOT);
-        Matcher twin = TWIN.matcher(n);
-        if (twin.matches()) {
-            BackwardType type = BackwardType.values()[Integer.parseInt(twin.group(5)) - 1];
-            return TwinSigmoidLoss.of(metric(twin), type, seed);
-        }
-        Matcher atK = AT_K.matcher(n);
-        if (atK.matches()) {
-            int k = Integer.parseInt(atK.group(2));
-            return switch (atK.group(1)) {
-                case "sdcg" -> SmoothedDcgLoss.sdcg(k);
-                case "shf-sdcg" -> SmoothedDcgLoss.shfSdcg(k);
-                case "reg-shf-sdcg" -> RegShfSdcgLoss.of(SmoothedDcgLoss.shfSdcg(k), Math.max(3, totalSteps));
-                default -> LambdaRankLoss.create(seed).withTruncation(k);
-            };
-        }
-        if (n.startsWith("approx-ndcg")) {
-            if (n.equals("approx-ndcg")) {
-                return ApproxNdcgLoss.of(ApproxNdcgLoss.DEFAULT_ALPHA);
-            }
-            if (n.startsWith("approx-ndcg:")) {
-                try {
-                    return ApproxNdcgLoss.of(Double.parseDouble(n.substring("approx-ndcg:".length())));
-                } catch (NumberFormatException e) {
-                    throw unknown(name);
-                }
+        for (LossFamily family : FAMILIES) {
+            RankingLoss loss = family.parse(n, seed);
+            if (loss != null) {
+                return loss;
             }
         }
-        return switch (n) {
-            case "lambdarank" -> LambdaRankLoss.create(seed);
-            case "ranknet" -> RankNetLoss.create();
-            case "listnet" -> ListNetLoss.create();
-            case "listmle" -> ListMleLoss.create(seed);
-            default -> throw unknown(name);
-        };
-    }
-
-    private static RankMetric metric(Matcher m) {
-        if (m.group(2) != null || m.group(3) != null) {
-            return RankMetric.precision(Integer.parseInt(m.group(2) != null ? m.group(2) : m.group(3)));
-        }
-        if (m.group(4) != null) {
-            return RankMetric.nerr(Integer.parseInt(m.group(4)));
-        }
-        return m.group(1).equals("ndcg") ? RankMetric.ndcg() : RankMetric.averagePrecision();
-    }
-
-    private static IllegalArgumentException unknown(String name) {
-        return new IllegalArgumentException("unknown loss '" + name + "'; e.g. " + String.join(", ", examples())
+        throw new IllegalArgumentException("unknown loss '" + name + "'; the losses are " + FAMILIES.stream()
+                .map(LossFamily::syntax).collect(Collectors.joining(", "))
                 + " (spsa:F and fdsa are trainers, see train --help)");
+    }
+
+    /** One line per family: syntax, description and an example. */
+    public static String help() {
+        return FAMILIES.stream().map(LossFamily::toString).collect(Collectors.joining(System.lineSeparator()));
+    }
+
+    private static BackwardType type(MatchResult name, int group) {
+        return BackwardType.of(Integer.parseInt(name.group(group)));
+    }
+
+    private static int integer(MatchResult name, int group) {
+        try {
+            return Integer.parseInt(name.group(group));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("loss '" + name.group() + "': " + name.group(group) + " is too large");
+        }
+    }
+
+    private static double number(MatchResult name, int group) {
+        try {
+            return Double.parseDouble(name.group(group));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("loss '" + name.group() + "': '" + name.group(group)
+                    + "' is not a number");
+        }
     }
 }

@@ -1,16 +1,18 @@
 package rankgrad.ltr.loss;
 
-import java.util.Arrays;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Parallel;
 import rankgrad.autodiff.Tensor;
 import rankgrad.ltr.QueryBatch;
+import rankgrad.ltr.rank.Inputs;
+import rankgrad.ltr.rank.TieBreak;
 
 /**
- * The custom-gradient node shared by the losses of this package: mean over the batch's queries of
- * a {@link QueryKernel}, with the gradient computed in the same fused pass as the value and kept as
- * the residual (O(N) memory, never a pair matrix).
+ * The custom-gradient node of the losses whose per-query work is O(m) or O(m log m) and runs on the
+ * CPU (ListNet, ListMLE, the regression term of REG-SHF-SDCG): mean over the batch's queries of a
+ * {@link QueryKernel}, with the gradient computed in the same fused pass as the value and kept as
+ * the residual (O(N) memory).
  *
  * <p>Works in float64 internally for float32 and float64 scores; the output and the gradient take
  * the input's dtype. A query without relevant documents contributes 0 and a zero gradient but
@@ -44,13 +46,9 @@ final class QueryLossOp implements Op<QueryLossOp.Saved> {
             throw new IllegalArgumentException(name + " takes one input (the scores), got " + inputs.length);
         }
         Tensor scores = inputs[0];
-        checkShape(scores);
+        Inputs.requireLossInput(name, scores, batch);
         int queries = batch.queries();
-        if (queries == 0) {
-            throw new IllegalArgumentException(name + ": the batch has no queries, so the mean loss is undefined");
-        }
         double[] s = scores.toDoubleArray();
-        checkFinite(s);
         float[] labels = batch.labels();
         double[] grad = new double[s.length];
         double[] perQuery = new double[queries];
@@ -58,7 +56,7 @@ final class QueryLossOp implements Op<QueryLossOp.Saved> {
         Parallel.forEach(queries, q -> {
             if (batch.hasRelevant(q)) {
                 perQuery[q] = kernel.lossAndGradient(s, labels, batch.start(q), batch.size(q),
-                        rankgrad.ltr.rank.TieBreak.generator(seed, call, q), weight, grad);
+                        TieBreak.generator(seed, call, q), weight, grad);
             }
         });
         double sum = 0;
@@ -85,26 +83,5 @@ final class QueryLossOp implements Op<QueryLossOp.Saved> {
     @Override
     public String name() {
         return name;
-    }
-
-    private void checkShape(Tensor scores) {
-        boolean vectorLike = scores.rank() <= 1 || scores.dim(0) == 1 || scores.dim(1) == 1;
-        if (!vectorLike || scores.size() != batch.documents()) {
-            throw new IllegalArgumentException(name + " needs one score per document: a vector (or an N x 1 or 1 x N"
-                    + " matrix) of " + batch.documents() + " values, got shape " + Arrays.toString(scores.shape()));
-        }
-    }
-
-    private void checkFinite(double[] s) {
-        for (int q = 0; q < batch.queries(); q++) {
-            int end = batch.start(q) + batch.size(q);
-            for (int i = batch.start(q); i < end; i++) {
-                if (!Double.isFinite(s[i])) {
-                    throw new IllegalArgumentException(name + ": score " + s[i] + " of document " + (i - batch.start(q))
-                            + " of query " + q + " (flat index " + i + ") is not finite; check the model's output"
-                            + " (diverged training or a bad feature value)");
-                }
-            }
-        }
     }
 }

@@ -1,9 +1,12 @@
 package rankgrad.ltr.loss;
 
-import java.util.SplittableRandom;
+import java.util.Objects;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.pairwise.PairwiseBackend;
+import rankgrad.ltr.pairwise.PairwiseBackends;
+import rankgrad.ltr.rank.Inputs;
 
 /**
  * RankNet (Burges et al. 2005; DESIGN section 3.5): the pairwise logistic loss
@@ -15,7 +18,8 @@ import rankgrad.ltr.RankingLoss;
  * averaged over the batch's queries (a query without relevant documents gives 0). Its gradient
  * dC/ds_i = -sum_{j less relevant} sigma_s / (1 + e^{sigma_s (s_i - s_j)}) + sum_{j more relevant}
  * sigma_s / (1 + e^{sigma_s (s_j - s_i)}) is gathered per document in the same O(m^2) pass and
- * back-propagated once (Burges 2006, Sec. 5), with O(m) extra memory.
+ * back-propagated once (Burges 2006, Sec. 5), with O(m) extra memory: the pair terms of
+ * {@link PairwiseBackend#logisticPairsF32} with unit weights, in float32 for float32 scores.
  *
  * <pre>{@code
  * Var loss = RankNetLoss.create().loss(scores, batch);
@@ -27,20 +31,27 @@ import rankgrad.ltr.RankingLoss;
  */
 public final class RankNetLoss implements RankingLoss {
     private final double sigma;
+    private final PairwiseBackend backend;
 
-    private RankNetLoss(double sigma) {
-        LossMath.requirePositiveFinite("sigma_s", sigma);
-        this.sigma = sigma;
+    private RankNetLoss(double sigma, PairwiseBackend backend) {
+        this.sigma = Inputs.requirePositiveFinite("sigma_s", sigma);
+        this.backend = Objects.requireNonNull(backend, "backend");
     }
 
-    /** RankNet with sigma_s = 1. */
+    /** RankNet with sigma_s = 1 on the selected pairwise backend. */
     public static RankNetLoss create() {
-        return new RankNetLoss(1.0);
+        return new RankNetLoss(1.0, PairwiseBackends.selected());
     }
 
     /** The same loss with the logistic's steepness sigma_s. */
     public RankNetLoss withSigma(double sigmaS) {
-        return new RankNetLoss(sigmaS);
+        return new RankNetLoss(sigmaS, backend);
+    }
+
+    /** The same loss on another pairwise backend. */
+    @Override
+    public RankNetLoss withBackend(PairwiseBackend other) {
+        return new RankNetLoss(sigma, other);
     }
 
     public double sigma() {
@@ -49,37 +60,11 @@ public final class RankNetLoss implements RankingLoss {
 
     @Override
     public Var loss(Var scores, QueryBatch batch) {
-        return Var.apply(new QueryLossOp(name(), batch, this::query, 0L, 0L), scores);
+        return Var.apply(new LogisticPairsOp(name(), batch, backend, sigma, new LogisticPairsOp.Unit()), scores);
     }
 
     @Override
     public String name() {
         return "ranknet";
-    }
-
-    private double query(double[] s, float[] y, int from, int m, SplittableRandom unused, double weight, double[] grad) {
-        double loss = 0;
-        double[] pair = new double[2];
-        for (int i = from; i < from + m; i++) {
-            for (int j = i + 1; j < from + m; j++) {
-                int hi;
-                int lo;
-                if (y[i] > y[j]) {
-                    hi = i;
-                    lo = j;
-                } else if (y[j] > y[i]) {
-                    hi = j;
-                    lo = i;
-                } else {
-                    continue;
-                }
-                LossMath.logisticPair(sigma * (s[hi] - s[lo]), pair);
-                loss += pair[0];
-                double push = weight * sigma * pair[1];
-                grad[hi] -= push;
-                grad[lo] += push;
-            }
-        }
-        return loss;
     }
 }

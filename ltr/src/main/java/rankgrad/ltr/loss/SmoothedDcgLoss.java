@@ -1,13 +1,17 @@
 package rankgrad.ltr.loss;
 
 import java.util.Arrays;
-import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Objects;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.Ranking;
 import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.metric.ExactMetrics;
+import rankgrad.ltr.pairwise.PairwiseBackend;
+import rankgrad.ltr.pairwise.PairwiseBackends;
+import rankgrad.ltr.rank.Inputs;
+import rankgrad.ltr.rank.RankMode;
+import rankgrad.ltr.rank.TieBreak;
 
 /**
  * SDCG@k and SHF-SDCG@k (Wu et al. 2009, Eq. 5-8 and 12-17; DESIGN section 3.4), as losses: minus
@@ -33,9 +37,13 @@ import rankgrad.ltr.metric.ExactMetrics;
  * the min(k, m) most relevant documents of the query (label ties broken by a seeded random
  * permutation), held constant: no gradient flows through s_t.
  *
- * <p>Defaults a = 1 and b = 1 (the paper gives no values). Cost per query: two O(m^2) passes (the
- * ranks, then the chain rule through them) and O(m) extra memory; the dividing IDCG@k is
- * {@link ExactMetrics#idealDcg}, the one evaluation uses.
+ * <p>Defaults a = 1 and b = 1 (the paper gives no values). The ranks and the chain rule through
+ * them are the pairwise backend's two O(m^2) passes: for SDCG the approximate ranks with alpha = a
+ * ({@link RankMode.Approximate}, since G_a(x) = sigma(-a x)), for SHF-SDCG the smoothed-hinge ranks
+ * ({@link RankMode.SmoothedHinge}); float32 scores are worked in float32. The O(m) rest (discounts,
+ * weights, the annealed s_t, dL/drhat) runs per query in float64 on the CPU; the dividing IDCG@k is
+ * {@link ExactMetrics#idealDcg}, the one evaluation uses, and D(r) is {@link
+ * ExactMetrics#discount(double)}.
  *
  * <pre>{@code
  * RankingLoss shf = SmoothedDcgLoss.shfSdcg(10).withAlpha(2).annealed(3L);
@@ -50,45 +58,49 @@ public final class SmoothedDcgLoss implements RankingLoss {
     private final double beta;
     private final boolean hinge;
     private final boolean annealed;
-    private final long seed;
-    private final AtomicLong calls;
+    private final TieBreak tieBreak;
+    private final PairwiseBackend backend;
 
-    private SmoothedDcgLoss(int k, double alpha, double beta, boolean hinge, boolean annealed, long seed, long firstCall) {
-        this.calls = new AtomicLong(firstCall);
-        LossMath.requireCutoff(k);
-        LossMath.requirePositiveFinite("alpha (rank smoothing)", alpha);
-        LossMath.requirePositiveFinite("beta (cutoff smoothing)", beta);
-        this.k = k;
-        this.alpha = alpha;
-        this.beta = beta;
+    private SmoothedDcgLoss(int k, double alpha, double beta, boolean hinge, boolean annealed, TieBreak tieBreak,
+            PairwiseBackend backend) {
+        this.k = Inputs.requireCutoff("SDCG", k);
+        this.alpha = Inputs.requirePositiveFinite("alpha (rank smoothing)", alpha);
+        this.beta = Inputs.requirePositiveFinite("beta (cutoff smoothing)", beta);
         this.hinge = hinge;
         this.annealed = annealed;
-        this.seed = seed;
+        this.tieBreak = Objects.requireNonNull(tieBreak, "tieBreak");
+        this.backend = Objects.requireNonNull(backend, "backend");
     }
 
-    /** SDCG@k with sigmoid ranks for every pair (Wu Eq. 8), a = b = 1. */
+    /** SDCG@k with approximate ranks for every pair (Wu Eq. 8), a = b = 1. */
     public static SmoothedDcgLoss sdcg(int k) {
-        return new SmoothedDcgLoss(k, 1.0, 1.0, false, false, 0L, 0L);
+        return new SmoothedDcgLoss(k, 1.0, 1.0, false, false, TieBreak.seeded(0L), PairwiseBackends.selected());
     }
 
     /** SHF-SDCG@k with smoothed-hinge ranks (Wu Eq. 12-15), a = b = 1. */
     public static SmoothedDcgLoss shfSdcg(int k) {
-        return new SmoothedDcgLoss(k, 1.0, 1.0, true, false, 0L, 0L);
+        return new SmoothedDcgLoss(k, 1.0, 1.0, true, false, TieBreak.seeded(0L), PairwiseBackends.selected());
     }
 
     /** The same loss with rank smoothing a (slope of G_a and of the hinges). */
     public SmoothedDcgLoss withAlpha(double a) {
-        return new SmoothedDcgLoss(k, a, beta, hinge, annealed, seed, 0L);
+        return new SmoothedDcgLoss(k, a, beta, hinge, annealed, fresh(), backend);
     }
 
     /** The same loss with cutoff smoothing b (the steepness of W). */
     public SmoothedDcgLoss withBeta(double b) {
-        return new SmoothedDcgLoss(k, alpha, b, hinge, annealed, seed, 0L);
+        return new SmoothedDcgLoss(k, alpha, b, hinge, annealed, fresh(), backend);
     }
 
     /** The same loss with the annealed weight of Eq. 17, label ties for s_t broken from {@code tieSeed}. */
     public SmoothedDcgLoss annealed(long tieSeed) {
-        return new SmoothedDcgLoss(k, alpha, beta, hinge, true, tieSeed, 0L);
+        return new SmoothedDcgLoss(k, alpha, beta, hinge, true, TieBreak.seeded(tieSeed), backend);
+    }
+
+    /** The same loss on another pairwise backend (its tie-breaker starts again at call 0). */
+    @Override
+    public SmoothedDcgLoss withBackend(PairwiseBackend other) {
+        return new SmoothedDcgLoss(k, alpha, beta, hinge, annealed, fresh(), other);
     }
 
     public int cutoff() {
@@ -114,21 +126,16 @@ public final class SmoothedDcgLoss implements RankingLoss {
     /** The same loss drawing its tie-breaks for training step {@code step} (see {@link RankingLoss#atStep}). */
     @Override
     public SmoothedDcgLoss atStep(long step) {
-        return new SmoothedDcgLoss(k, alpha, beta, hinge, annealed, seed, step);
+        return new SmoothedDcgLoss(k, alpha, beta, hinge, annealed, TieBreak.seeded(tieBreak.seed(), step), backend);
     }
 
     @Override
     public Var loss(Var scores, QueryBatch batch) {
-        return Var.apply(new QueryLossOp(name(), batch, this::query, seed, nextCall()), scores);
-    }
-
-    long seed() {
-        return seed;
-    }
-
-    /** The call number of the next evaluation; only the annealed variant draws random numbers. */
-    long nextCall() {
-        return annealed ? calls.getAndIncrement() : 0L;
+        // Only the annealed variant draws random numbers, so only it advances the call counter.
+        long call = annealed ? tieBreak.nextCall() : 0L;
+        RankMode mode = hinge ? new RankMode.SmoothedHinge(alpha) : new RankMode.Approximate(alpha);
+        return Var.apply(new MetricLossOp(name(), batch, backend, mode,
+                (b, q, rhat, order, grad) -> smoothedDcg(b, q, rhat, call, grad)), scores);
     }
 
     @Override
@@ -136,91 +143,47 @@ public final class SmoothedDcgLoss implements RankingLoss {
         return (hinge ? "shf-sdcg" : "sdcg") + (annealed ? "-annealed" : "") + "@" + k;
     }
 
-    /** The per-query kernel, also used by {@link RegShfSdcgLoss}. */
-    double query(double[] s, float[] y, int from, int m, SplittableRandom random, double weight, double[] grad) {
-        double[] rhat = new double[m];
-        Arrays.fill(rhat, 1.0);
-        for (int i = 0; i < m; i++) {
-            for (int j = i + 1; j < m; j++) {
-                double x = s[from + i] - s[from + j];
-                rhat[i] += term(y[from + i], y[from + j], x);
-                rhat[j] += term(y[from + j], y[from + i], -x);
-            }
+    /** SDCG@k / IDCG@k of query q at the ranks rhat, d(SDCG@k / IDCG@k) / d rhat_i into grad[i]. */
+    private double smoothedDcg(QueryBatch batch, int q, double[] rhat, long call, double[] grad) {
+        float[] y = batch.labels();
+        int from = batch.start(q);
+        int m = batch.size(q);
+        Arrays.fill(grad, 0, m, 0.0);
+        double idcg = ExactMetrics.idealDcg(y, from, m, k);
+        if (idcg == 0) {
+            return 0;
         }
-        double center = annealed ? annealedCenter(rhat, y, from, m, random) : k;
-        // c[i] = d L_q / d rhat_i, with L_q = -SDCG / IDCG.
-        double invIdcg = 1.0 / ExactMetrics.idealDcg(y, from, m, k);
-        double[] c = new double[m];
+        double center = annealed ? annealedCenter(rhat, y, from, m, TieBreak.keys(tieBreak.seed(), call, q, m)) : k;
         double sdcg = 0;
         for (int i = 0; i < m; i++) {
             double g = ExactMetrics.gain(y[from + i]);
             if (g == 0) {
                 continue;
             }
-            double ln = Math.log1p(rhat[i]);
-            double discount = LossMath.LN2 / ln;
-            double dDiscount = -LossMath.LN2 / ((1 + rhat[i]) * ln * ln);
+            double discount = ExactMetrics.discount(rhat[i]);
             double w = sigmoidG(beta, rhat[i] - center);
-            double dW = -beta * w * (1 - w);
             sdcg += g * discount * w;
-            c[i] = -invIdcg * g * (dDiscount * w + discount * dW);
+            grad[i] = g * (ExactMetrics.discountSlope(rhat[i]) * w - discount * beta * w * (1 - w)) / idcg;
         }
-        for (int i = 0; i < m; i++) {
-            for (int j = i + 1; j < m; j++) {
-                if (c[i] == 0 && c[j] == 0) {
-                    continue;
-                }
-                double x = s[from + i] - s[from + j];
-                // rhat_i depends on x through T_ij(x), rhat_j through T_ji(-x).
-                double push = c[i] * slope(y[from + i], y[from + j], x) - c[j] * slope(y[from + j], y[from + i], -x);
-                grad[from + i] += weight * push;
-                grad[from + j] -= weight * push;
-            }
-        }
-        return -sdcg * invIdcg;
+        return sdcg / idcg;
     }
 
-    /** T_ij(x), the amount document j adds to rhat_i at x = o_i - o_j. */
-    private double term(float yi, float yj, double x) {
-        if (!hinge || yi == yj) {
-            return sigmoidG(alpha, x);
-        }
-        return yi > yj ? hingeA(x) : 1 + hingeA(-x);
+    /** G_b(x) = 1 / (1 + e^{b x}); e^{b x} overflowing to infinity gives exactly 0, never NaN. */
+    private static double sigmoidG(double b, double x) {
+        return 1.0 / (1.0 + Math.exp(b * x));
     }
 
-    /** dT_ij / dx. */
-    private double slope(float yi, float yj, double x) {
-        if (!hinge || yi == yj) {
-            return slopeG(x);
-        }
-        return yi > yj ? slopeA(x) : -slopeA(-x);
-    }
-
-    private double hingeA(double x) {
-        return x >= 0 ? sigmoidG(alpha, x) : 0.5 - 0.25 * alpha * x;
-    }
-
-    private double slopeA(double x) {
-        return x >= 0 ? slopeG(x) : -0.25 * alpha;
-    }
-
-    private double slopeG(double x) {
-        double g = sigmoidG(alpha, x);
-        return -alpha * g * (1 - g);
-    }
-
-    /** G_a(x) = 1 / (1 + e^{a x}). */
-    private static double sigmoidG(double a, double x) {
-        return LossMath.logisticOfMinus(a * x);
-    }
-
-    /** s_t of Eq. 17: the largest rhat among the min(k, m) most relevant documents. */
-    private double annealedCenter(double[] rhat, float[] y, int from, int m, SplittableRandom random) {
-        int[] byLabel = Ranking.order(y, from, m, Ranking.randomTieKeys(m, random));
+    /** s_t of Eq. 17: the largest rhat among the min(k, m) most relevant documents (label ties by {@code tieKeys}). */
+    private double annealedCenter(double[] rhat, float[] y, int from, int m, int[] tieKeys) {
+        int[] byLabel = Ranking.order(y, from, m, tieKeys);
         double center = Double.NEGATIVE_INFINITY;
         for (int r = 0; r < Math.min(k, m); r++) {
             center = Math.max(center, rhat[byLabel[r]]);
         }
         return center;
+    }
+
+    private TieBreak fresh() {
+        return TieBreak.seeded(tieBreak.seed());
     }
 }

@@ -41,6 +41,25 @@ public final class ExactMetrics {
         return rank > 0 && rank < DISCOUNTS ? DISCOUNT[rank] : LN2 / Math.log1p(rank);
     }
 
+    /**
+     * D(r) = 1 / log2(1 + r) for a real rank variable r &gt; 0 (the differentiable metrics and
+     * smoothed DCG of DESIGN sections 3.3-3.4); an integer r, as exact ranks are, comes from the
+     * same table as {@link #discount(int)}.
+     */
+    public static double discount(double r) {
+        int n = (int) r;
+        return n == r ? discount(n) : LN2 / Math.log1p(r);
+    }
+
+    /**
+     * dD/dr = -1 / (ln 2 (1 + r) log2(1 + r)^2) = -D(r)^2 / (ln 2 (1 + r)). Yu et al.'s Appendix B
+     * Eq. 32 drops the factor 1 / ln 2 (DESIGN section 3.3).
+     */
+    public static double discountSlope(double r) {
+        double d = discount(r);
+        return -d * d / (LN2 * (1.0 + r));
+    }
+
     /** DCG@k = sum_{r &lt;= min(k, m)} g(y_(r)) D(r). */
     public static double dcg(float[] ranked, int k) {
         int n = Math.min(k, ranked.length);

@@ -1,12 +1,10 @@
 package rankgrad.ltr.rank;
 
 import java.util.Objects;
-import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.pairwise.BackwardType;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.pairwise.PairwiseBackends;
 
@@ -27,12 +25,12 @@ public final class ApproxRanks implements Op<Tensor> {
     public static final double DEFAULT_ALPHA = 10.0;
 
     private final QueryBatch batch;
-    private final double alpha;
+    private final RankMode.Approximate mode;
     private final PairwiseBackend backend;
 
     private ApproxRanks(QueryBatch batch, double alpha, PairwiseBackend backend) {
         this.batch = Objects.requireNonNull(batch, "batch");
-        this.alpha = Inputs.requireAlpha("alpha", alpha);
+        this.mode = new RankMode.Approximate(alpha);
         this.backend = Objects.requireNonNull(backend, "backend");
     }
 
@@ -43,7 +41,7 @@ public final class ApproxRanks implements Op<Tensor> {
 
     /** The same operator on another pairwise backend. */
     public ApproxRanks withBackend(PairwiseBackend other) {
-        return new ApproxRanks(batch, alpha, other);
+        return new ApproxRanks(batch, mode.alpha(), other);
     }
 
     /** {@code Var.apply(this, scores)}. */
@@ -55,13 +53,7 @@ public final class ApproxRanks implements Op<Tensor> {
     public Result<Tensor> forward(Tensor... in) {
         Tensor scores = in[0];
         Inputs.requireScores(name(), scores, batch);
-        Tensor ranks = Tensor.zerosLike(scores);
-        if (scores.dtype() == DType.F32) {
-            backend.approxRanksF32(scores.f32(), batch.offsets(), (float) alpha, ranks.f32());
-        } else {
-            backend.approxRanksF64(scores.f64(), batch.offsets(), alpha, ranks.f64());
-        }
-        return Op.result(ranks, scores);
+        return Op.result(mode.ranks(backend, scores, batch), scores);
     }
 
     @Override
@@ -69,7 +61,7 @@ public final class ApproxRanks implements Op<Tensor> {
         if (!needsGrad[0]) {
             return new Tensor[] {null};
         }
-        return new Tensor[] {RankGradients.of(backend, BackwardType.TYPE1, alpha, scores, batch, gradOut)};
+        return new Tensor[] {mode.scoreGradient(backend, scores, batch, gradOut)};
     }
 
     @Override

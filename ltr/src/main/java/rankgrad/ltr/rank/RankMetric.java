@@ -1,6 +1,7 @@
 package rankgrad.ltr.rank;
 
 import java.util.Arrays;
+import rankgrad.ltr.metric.ExactMetrics;
 
 /**
  * An IR metric written as a differentiable function of rank variables (Yu et al. 2020, Eq.
@@ -72,9 +73,7 @@ public sealed interface RankMetric permits RankMetric.Precision, RankMetric.Aver
     /** Pre@k = (1/k) sum_{p &lt;= k} b_p p / r_bar_p. */
     record Precision(int k) implements RankMetric {
         public Precision {
-            if (k < 1) {
-                throw new IllegalArgumentException("precision cutoff k must be >= 1, got " + k);
-            }
+            Inputs.requireCutoff("precision", k);
         }
 
         @Override
@@ -161,17 +160,16 @@ public sealed interface RankMetric permits RankMetric.Precision, RankMetric.Aver
         @Override
         public double evaluate(float[] labels, int from, int m, double[] r, int[] order, double[] grad) {
             Arrays.fill(grad, 0, m, 0.0);
-            double idcg = Gains.idealDcg(labels, from, m);
+            double idcg = ExactMetrics.idealDcg(labels, from, m, m);
             if (idcg == 0) {
                 return 0;
             }
             double dcg = 0;
             for (int i = 0; i < m; i++) {
-                double gain = Gains.gain(labels[from + i]);
+                double gain = ExactMetrics.gain(labels[from + i]);
                 if (gain > 0) {
-                    double log2 = Gains.log2OnePlus(r[i]);
-                    dcg += gain / log2;
-                    grad[i] = -gain / (idcg * Gains.LN2 * (r[i] + 1.0) * log2 * log2);
+                    dcg += gain * ExactMetrics.discount(r[i]);
+                    grad[i] = gain * ExactMetrics.discountSlope(r[i]) / idcg;
                 }
             }
             return dcg / idcg;
@@ -184,12 +182,8 @@ public sealed interface RankMetric permits RankMetric.Precision, RankMetric.Aver
         public static final double DEFAULT_YMAX = 4.0;
 
         public Nerr {
-            if (k < 1) {
-                throw new IllegalArgumentException("nERR cutoff k must be >= 1, got " + k);
-            }
-            if (!(ymax > 0) || Double.isInfinite(ymax)) {
-                throw new IllegalArgumentException("nERR grade scale maximum ymax must be finite and > 0, got " + ymax);
-            }
+            Inputs.requireCutoff("nERR", k);
+            Inputs.requirePositiveFinite("nERR grade scale maximum ymax", ymax);
         }
 
         @Override
@@ -211,7 +205,7 @@ public sealed interface RankMetric permits RankMetric.Precision, RankMetric.Aver
                     throw new IllegalArgumentException("label " + labels[from + i] + " exceeds the grade scale maximum "
                             + ymax + " of " + name() + "; build the metric with RankMetric.nerr(k, ymax)");
                 }
-                stop[i] = Gains.gain(labels[from + i]) / Math.pow(2.0, ymax);
+                stop[i] = ExactMetrics.gain(labels[from + i]) / Math.pow(2.0, ymax);
             }
             double[] ideal = stop.clone();
             Arrays.sort(ideal);

@@ -5,9 +5,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import rankgrad.ltr.Ranking;
 
 /**
- * The seeded random tie-breaking of the twin-sigmoid ranks (Yu et al. 2020, Sec. 4.2): for each
- * query of each forward call, a random permutation p of 0..m-1; of two documents with equal
- * scores, i is ranked above j iff p_i &gt; p_j.
+ * The one source of random tie-breaks of the rank operators and losses: the seeded tie-breaking of
+ * the twin-sigmoid ranks (Yu et al. 2020, Sec. 4.2), for each query of each forward call a random
+ * permutation p of 0..m-1 (of two documents with equal scores, i is ranked above j iff p_i &gt;
+ * p_j), which LambdaRank's positions use too; ListMLE's and the annealed SHF-SDCG's label ties
+ * draw from the same per-query {@link #generator}. Every seeded loss holds one instance.
  *
  * <p>The permutation of query q in call c depends only on (seed, c, q), drawn from its own
  * {@link SplittableRandom}: never on threads or on the other queries of the batch. Each {@link

@@ -1,7 +1,6 @@
 package rankgrad.ltr.rank;
 
 import java.util.Objects;
-import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
@@ -28,7 +27,11 @@ import rankgrad.ltr.pairwise.PairwiseBackends;
  * shape and dtype. Thread-safety: an instance may be applied from several threads; each forward
  * takes the next call number of its {@link TieBreak}.
  */
-public final class TwinSigmoidRanks implements Op<Tensor> {
+public final class TwinSigmoidRanks implements Op<TwinSigmoidRanks.Saved> {
+    /** The residuals of a forward call: the scores and the rank mode with that call's tie keys. */
+    public record Saved(Tensor scores, RankMode mode) {
+    }
+
     private final QueryBatch batch;
     private final BackwardType type;
     private final double alphaB;
@@ -39,7 +42,7 @@ public final class TwinSigmoidRanks implements Op<Tensor> {
             PairwiseBackend backend) {
         this.batch = Objects.requireNonNull(batch, "batch");
         this.type = Objects.requireNonNull(type, "type");
-        this.alphaB = Inputs.requireAlpha("alpha_b", alphaB);
+        this.alphaB = Inputs.requirePositiveFinite("alpha_b", alphaB);
         this.tieBreak = Objects.requireNonNull(tieBreak, "tieBreak");
         this.backend = Objects.requireNonNull(backend, "backend");
     }
@@ -60,25 +63,20 @@ public final class TwinSigmoidRanks implements Op<Tensor> {
     }
 
     @Override
-    public Result<Tensor> forward(Tensor... in) {
+    public Result<Saved> forward(Tensor... in) {
         Tensor scores = in[0];
         Inputs.requireScores(name(), scores, batch);
-        int[] keys = TieBreak.batchKeys(tieBreak.seed(), tieBreak.nextCall(), batch.offsets());
-        Tensor ranks = Tensor.zerosLike(scores);
-        if (scores.dtype() == DType.F32) {
-            backend.exactRanksF32(scores.f32(), batch.offsets(), keys, ranks.f32());
-        } else {
-            backend.exactRanksF64(scores.f64(), batch.offsets(), keys, ranks.f64());
-        }
-        return Op.result(ranks, scores);
+        RankMode mode = new RankMode.TwinSigmoid(type, alphaB,
+                TieBreak.batchKeys(tieBreak.seed(), tieBreak.nextCall(), batch.offsets()));
+        return Op.result(mode.ranks(backend, scores, batch), new Saved(scores, mode));
     }
 
     @Override
-    public Tensor[] backward(Tensor scores, Tensor gradOut, boolean[] needsGrad) {
+    public Tensor[] backward(Saved saved, Tensor gradOut, boolean[] needsGrad) {
         if (!needsGrad[0]) {
             return new Tensor[] {null};
         }
-        return new Tensor[] {RankGradients.of(backend, type, alphaB, scores, batch, gradOut)};
+        return new Tensor[] {saved.mode().scoreGradient(backend, saved.scores(), batch, gradOut)};
     }
 
     @Override

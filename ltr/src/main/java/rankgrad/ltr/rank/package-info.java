@@ -1,9 +1,12 @@
 /**
- * Rank operators and the metric losses built on them: twin-sigmoid ranks with backward types 1, 2
- * and 3 (Yu et al. 2020), approximate ranks pi^- (Qin et al.; Bruch et al.), the differentiable
- * metrics of Yu Eq. 13-16 ({@link rankgrad.ltr.rank.RankMetric}), and the losses
- * {@link rankgrad.ltr.rank.TwinSigmoidLoss} and {@link rankgrad.ltr.rank.ApproxNdcgLoss}.
- * All are custom-gradient nodes whose pairwise work runs in a
- * {@link rankgrad.ltr.pairwise.PairwiseBackend}.
+ * The rank operators, as custom-gradient nodes whose pairwise work runs in a
+ * {@link rankgrad.ltr.pairwise.PairwiseBackend}: twin-sigmoid ranks pi^+ with backward types 1, 2
+ * and 3 (Yu et al. 2020; {@link rankgrad.ltr.rank.TwinSigmoidRanks}), approximate ranks pi^- (Qin
+ * et al.; Bruch et al.; {@link rankgrad.ltr.rank.ApproxRanks}), the three modes of computing ranks
+ * and their gradients ({@link rankgrad.ltr.rank.RankMode}, which the losses of
+ * {@code rankgrad.ltr.loss} build on), the differentiable metrics of ranks of Yu Eq. 13-16
+ * ({@link rankgrad.ltr.rank.RankMetric}), the seeded tie-breaking every loss draws from
+ * ({@link rankgrad.ltr.rank.TieBreak}) and the shared argument checks
+ * ({@link rankgrad.ltr.rank.Inputs}). All public types are API.
  */
 package rankgrad.ltr.rank;

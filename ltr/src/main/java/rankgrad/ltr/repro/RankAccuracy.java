@@ -44,12 +44,12 @@ public final class RankAccuracy {
     public static final double[][] PAPER_TABLE3 = {{0, 0.03}, {0, 0}};
 
     /**
-     * The measured tables: {@code sigmoid[l][s]} for length l and steepness s, with {@code
-     * sigmoidStdError[l][s]} the standard error of that mean over the vectors (how far another
-     * random draw, such as the paper's, may land); {@code eq12[l]} and {@code eq12TieBreak[l]} for
-     * Table 3.
+     * The measured tables: {@code approx[l][s]}, the mean L1 distance of the approximate ranks, for
+     * length l and steepness s, with {@code approxStdError[l][s]} the standard error of that mean
+     * over the vectors (how far another random draw, such as the paper's, may land); {@code
+     * eq12[l]} and {@code eq12TieBreak[l]} for Table 3.
      */
-    public record Tables(double[][] sigmoid, double[][] sigmoidStdError, double[] eq12, double[] eq12TieBreak) {
+    public record Tables(double[][] approx, double[][] approxStdError, double[] eq12, double[] eq12TieBreak) {
     }
 
     private RankAccuracy() {
@@ -57,7 +57,7 @@ public final class RankAccuracy {
 
     /** Computes both tables from {@code seed} on the given backend. */
     public static Tables measure(long seed, PairwiseBackend backend) {
-        double[][] sigmoid = new double[LENGTHS.length][STEEPNESS.length];
+        double[][] approx = new double[LENGTHS.length][STEEPNESS.length];
         double[][] squares = new double[LENGTHS.length][STEEPNESS.length];
         double[] eq12 = new double[LENGTHS.length];
         double[] eq12TieBreak = new double[LENGTHS.length];
@@ -75,11 +75,11 @@ public final class RankAccuracy {
                     keys[i] = m - 1 - p[i];
                 }
                 int[] truth = Ranking.ranks(Ranking.order(s, 0, m, keys));
-                double[] approx = new double[m];
+                double[] ranks = new double[m];
                 for (int k = 0; k < STEEPNESS.length; k++) {
-                    backend.approxRanksF64(s, new int[] {0, m}, STEEPNESS[k], approx);
-                    double d = l1(approx, truth);
-                    sigmoid[l][k] += d / VECTORS;
+                    backend.approxRanksF64(s, new int[] {0, m}, STEEPNESS[k], ranks);
+                    double d = l1(ranks, truth);
+                    approx[l][k] += d / VECTORS;
                     squares[l][k] += d * d / VECTORS;
                 }
                 eq12[l] += l1(twinSigmoidRanks(s, null), truth) / VECTORS;
@@ -89,11 +89,11 @@ public final class RankAccuracy {
         double[][] stdError = new double[LENGTHS.length][STEEPNESS.length];
         for (int l = 0; l < LENGTHS.length; l++) {
             for (int k = 0; k < STEEPNESS.length; k++) {
-                double variance = (squares[l][k] - sigmoid[l][k] * sigmoid[l][k]) * VECTORS / (VECTORS - 1);
+                double variance = (squares[l][k] - approx[l][k] * approx[l][k]) * VECTORS / (VECTORS - 1);
                 stdError[l][k] = Math.sqrt(Math.max(0, variance) / VECTORS);
             }
         }
-        return new Tables(sigmoid, stdError, eq12, eq12TieBreak);
+        return new Tables(approx, stdError, eq12, eq12TieBreak);
     }
 
     /**
@@ -140,10 +140,10 @@ public final class RankAccuracy {
         out.printf(Locale.ROOT, "%-6s %-7s %14s %10s %14s %8s%n", "v2", "sigma", "rankgrad", "std.err", "paper", "diff");
         for (int l = 0; l < LENGTHS.length; l++) {
             for (int k = 0; k < STEEPNESS.length; k++) {
-                double ours = t.sigmoid()[l][k];
+                double ours = t.approx()[l][k];
                 double paper = PAPER_TABLE2[l][k];
                 out.printf(Locale.ROOT, "%-6d %-7s %14.2f %10.2f %14.2f %7.1f%%%n", LENGTHS[l],
-                        String.format(Locale.ROOT, "%.0e", STEEPNESS[k]), ours, t.sigmoidStdError()[l][k], paper,
+                        String.format(Locale.ROOT, "%.0e", STEEPNESS[k]), ours, t.approxStdError()[l][k], paper,
                         100 * (ours - paper) / paper);
             }
         }

@@ -6,14 +6,14 @@ package rankgrad.ltr.train;
  * iteration; then theta -= a_t g.
  */
 public final class Fdsa implements GradientFreeOptimizer {
-    private final Gains gains;
+    private final SpsaGains gains;
 
-    private Fdsa(Gains gains) {
+    private Fdsa(SpsaGains gains) {
         this.gains = gains;
     }
 
     /** FDSA with the given gains. */
-    public static Fdsa of(Gains gains) {
+    public static Fdsa of(SpsaGains gains) {
         return new Fdsa(gains);
     }
 

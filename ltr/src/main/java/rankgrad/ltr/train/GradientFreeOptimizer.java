@@ -21,7 +21,7 @@ public sealed interface GradientFreeOptimizer permits Spsa, Fdsa {
      *
      * @throws IllegalArgumentException saying what is wrong with the name
      */
-    static GradientFreeOptimizer parse(String name, Gains gains, long seed) {
+    static GradientFreeOptimizer parse(String name, SpsaGains gains, long seed) {
         String n = name.strip().toLowerCase(Locale.ROOT);
         if (n.equals("fdsa")) {
             return Fdsa.of(gains);

@@ -15,17 +15,17 @@ import java.util.SplittableRandom;
  */
 public final class Spsa implements GradientFreeOptimizer {
     private final int evaluations;
-    private final Gains gains;
+    private final SpsaGains gains;
     private final SplittableRandom rng;
 
-    private Spsa(int evaluations, Gains gains, long seed) {
+    private Spsa(int evaluations, SpsaGains gains, long seed) {
         this.evaluations = evaluations;
         this.gains = gains;
         this.rng = new SplittableRandom(seed);
     }
 
     /** SPSA:F with F (even, >= 2) evaluations per iteration. */
-    public static Spsa of(int evaluations, Gains gains, long seed) {
+    public static Spsa of(int evaluations, SpsaGains gains, long seed) {
         if (evaluations < 2 || evaluations % 2 != 0) {
             throw new IllegalArgumentException("SPSA:F needs an even F >= 2, got " + evaluations);
         }

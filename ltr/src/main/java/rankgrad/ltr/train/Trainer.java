@@ -91,6 +91,7 @@ public final class Trainer {
             listener.resumed(file, s.history, c.finished() || c.epochsDone() >= config.epochs());
         }
         int batches = (tr.size() + config.batchQueries() - 1) / config.batchQueries();
+        RankingLoss scheduled = loss.forRun((long) config.epochs() * batches);
         while (s.stop == null && s.epochsDone < config.epochs()) {
             int epoch = s.epochsDone + 1;
             long started = System.nanoTime();
@@ -100,7 +101,7 @@ public final class Trainer {
             for (int b = 0; b < batches && s.stop == null; b++) {
                 int from = b * config.batchQueries();
                 int[] idx = Arrays.copyOfRange(order, from, Math.min(order.length, from + config.batchQueries()));
-                double l = step(model, loss, optimizer, tr, idx, s);
+                double l = step(model, scheduled, optimizer, tr, idx, s);
                 if (s.stop == null) {
                     lossSum += l;
                     listener.batchDone(epoch, b + 1, batches, l);

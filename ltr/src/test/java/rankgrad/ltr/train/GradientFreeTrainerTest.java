@@ -19,7 +19,7 @@ class GradientFreeTrainerTest {
         Dataset train = gen.sample("train", 200, 20, 1);
         Dataset valid = gen.sample("valid", 100, 20, 2);
         RankingModel model = RankingModel.create("linear", 10, new Normalization.QueryZScore(), 3);
-        GradientFreeTrainer t = GradientFreeTrainer.of(Spsa.of(4, Gains.spall(1.0, 0.1, 20), 5), 200, Metric.parse("ndcg@10"), 50);
+        GradientFreeTrainer t = GradientFreeTrainer.of(Spsa.of(4, SpsaGains.spall(1.0, 0.1, 20), 5), 200, Metric.parse("ndcg@10"), 50);
         List<GradientFreeTrainer.Point> curve = t.fit(model, train, valid);
         GradientFreeTrainer.Point first = curve.get(0);
         GradientFreeTrainer.Point last = curve.get(curve.size() - 1);
@@ -31,8 +31,8 @@ class GradientFreeTrainerTest {
 
     @Test
     void gradientFreeOptimizersAreParsedByName() {
-        Gains gains = Gains.forIterations(0.5, 100);
-        assertEquals(Gains.spall(0.5, 0.05, 10), gains);
+        SpsaGains gains = SpsaGains.forIterations(0.5, 100);
+        assertEquals(SpsaGains.spall(0.5, 0.05, 10), gains);
         assertEquals("spsa:4", GradientFreeOptimizer.parse("SPSA:4", gains, 1).name());
         assertEquals("fdsa", GradientFreeOptimizer.parse("fdsa", gains, 1).name());
         for (String bad : new String[] {"spsa:3", "spsa:0", "spsa:x", "spsa", "spsa:99999999999"}) {

@@ -45,7 +45,7 @@ class KillAndResumeTest {
     }
 
     static RankingLoss loss() {
-        return Losses.parse("ndcg-type3", 5, 0);
+        return Losses.parse("ndcg-type3", 5);
     }
 
     @Test

@@ -56,7 +56,7 @@ class LossObjectiveTest {
         RankingModel m = model(DType.F64, 4);
         LossObjective objective = LossObjective.of(m, RankNetLoss.create(), DATA);
         double[] theta = objective.parameters().get();
-        double[] numeric = Fdsa.of(Gains.spall(1, 1e-6, 0)).estimate(theta, objective, 0);
+        double[] numeric = Fdsa.of(SpsaGains.spall(1, 1e-6, 0)).estimate(theta, objective, 0);
         objective.parameters().set(theta);
         m.eval();
         Var loss = RankNetLoss.create().loss(m.forward(DATA.featureMatrix(DATA.allQueries()).to(DType.F64)),

@@ -23,7 +23,7 @@ class StochasticApproximationTest {
     void spsaEstimateOfALinearFunctionIsUnbiased() {
         // For L = w . theta every estimate is (w . Delta) Delta, whose mean over Delta is w exactly.
         double[] w = {0.3, -1.0, 2.0};
-        Spsa spsa = Spsa.of(2, Gains.spall(0.1, 0.01, 0), 5);
+        Spsa spsa = Spsa.of(2, SpsaGains.spall(0.1, 0.01, 0), 5);
         double[] mean = new double[3];
         int n = 20_000;
         for (int k = 0; k < n; k++) {
@@ -38,7 +38,7 @@ class StochasticApproximationTest {
 
     @Test
     void fdsaEstimateIsTheCentralDifference() {
-        Fdsa fdsa = Fdsa.of(Gains.spall(0.1, 1e-3, 0));
+        Fdsa fdsa = Fdsa.of(SpsaGains.spall(0.1, 1e-3, 0));
         double[] g = fdsa.estimate(new double[5], StochasticApproximationTest::bowl, 0);
         for (int i = 0; i < 5; i++) {
             // A quadratic's central difference is exact up to rounding of L ~ 20 at step 1e-3.
@@ -49,7 +49,7 @@ class StochasticApproximationTest {
     @Test
     void spsaAndFdsaMinimizeASmoothBowl() {
         for (GradientFreeOptimizer opt : new GradientFreeOptimizer[] {
-            Spsa.of(4, Gains.spall(0.1, 0.1, 10), 1), Fdsa.of(Gains.spall(0.1, 0.1, 10))}) {
+            Spsa.of(4, SpsaGains.spall(0.1, 0.1, 10), 1), Fdsa.of(SpsaGains.spall(0.1, 0.1, 10))}) {
             double[] theta = new double[5];
             double start = bowl(theta);
             for (int t = 0; t < 2000; t++) {
@@ -63,8 +63,8 @@ class StochasticApproximationTest {
     void sameSeedSameTrajectory() {
         double[] a = new double[5];
         double[] b = new double[5];
-        Spsa x = Spsa.of(8, Gains.spall(0.1, 0.1, 10), 42);
-        Spsa y = Spsa.of(8, Gains.spall(0.1, 0.1, 10), 42);
+        Spsa x = Spsa.of(8, SpsaGains.spall(0.1, 0.1, 10), 42);
+        Spsa y = Spsa.of(8, SpsaGains.spall(0.1, 0.1, 10), 42);
         for (int t = 0; t < 50; t++) {
             x.iterate(a, StochasticApproximationTest::bowl, t);
             y.iterate(b, StochasticApproximationTest::bowl, t);

@@ -12,6 +12,7 @@ import rankgrad.autodiff.Var;
 import rankgrad.ltr.RankingLoss;
 import rankgrad.testkit.RankingCase;
 import rankgrad.testkit.RankingCases;
+import rankgrad.ltr.loss.ApproxNdcgLoss;
 
 class ApproxNdcgProperties {
 

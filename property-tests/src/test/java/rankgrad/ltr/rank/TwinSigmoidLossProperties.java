@@ -13,6 +13,8 @@ import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.ApproxNdcgLoss;
+import rankgrad.ltr.loss.TwinSigmoidLoss;
 import rankgrad.ltr.metric.ExactMetrics;
 import rankgrad.ltr.pairwise.BackwardType;
 import rankgrad.testkit.NaiveReference;
@@ -125,8 +127,8 @@ class TwinSigmoidLossProperties {
             double[] s0 = c.scoresOf(q);
             int m = s0.length;
             double[] s1 = java.util.Arrays.copyOfRange(flat, from, from + m);
-            double[] at = NaiveReference.sigmoidRanks(s0, alphaB);
-            double[] moved = NaiveReference.sigmoidRanks(s1, alphaB);
+            double[] at = NaiveReference.approxRanks(s0, alphaB);
+            double[] moved = NaiveReference.approxRanks(s1, alphaB);
             double[] r = new double[m];
             for (int i = 0; i < m; i++) {
                 r[i] = exact[q][i] + moved[i] - at[i];

@@ -11,24 +11,24 @@ package rankgrad.ltr.train;
  * @param alpha decay exponent of a_t
  * @param gamma decay exponent of c_t
  */
-public record Gains(double a, double c, double stability, double alpha, double gamma) {
+public record SpsaGains(double a, double c, double stability, double alpha, double gamma) {
 
-    public Gains {
+    public SpsaGains {
         if (!(a > 0) || !(c > 0) || !(stability >= 0) || !(alpha > 0) || !(gamma > 0)) {
             throw new IllegalArgumentException("gains need a, c, alpha, gamma > 0 and A >= 0: " + this);
         }
     }
 
     /** Spall's exponents with the given scales. */
-    public static Gains spall(double a, double c, double stability) {
-        return new Gains(a, c, stability, 0.602, 0.101);
+    public static SpsaGains spall(double a, double c, double stability) {
+        return new SpsaGains(a, c, stability, 0.602, 0.101);
     }
 
     /**
      * The gains for a run of {@code iterations} iterations with step scale {@code a}: perturbation
      * scale c = 0.05 and A = 10% of the iterations (Spall's advice), Spall's exponents.
      */
-    public static Gains forIterations(double a, int iterations) {
+    public static SpsaGains forIterations(double a, int iterations) {
         return spall(a, 0.05, Math.max(1, iterations / 10));
     }
 

@@ -1,4 +1,4 @@
-package rankgrad.ltr.rank;
+package rankgrad.ltr.loss;
 
 import java.util.Objects;
 import rankgrad.autodiff.Var;
@@ -7,11 +7,15 @@ import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.pairwise.BackwardType;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.pairwise.PairwiseBackends;
+import rankgrad.ltr.rank.Inputs;
+import rankgrad.ltr.rank.RankMetric;
+import rankgrad.ltr.rank.RankMode;
+import rankgrad.ltr.rank.TieBreak;
 
 /**
  * Direct metric optimization with twin-sigmoid ranks (Yu et al. 2020): the loss is minus a
  * {@link RankMetric} (Pre@k, AP, nDCG, nERR@k; Eq. 13-16) of the twin-sigmoid ranks ({@link
- * TwinSigmoidRanks}, Eq. 12), averaged over the queries of a batch:
+ * rankgrad.ltr.rank.TwinSigmoidRanks}, Eq. 12), averaged over the queries of a batch:
  * <pre>  L = -(1/Q) sum_q M(pi^+(s_q))</pre>
  * The forward ranks are exact (seeded random tie-breaking), so the value is exactly minus the mean
  * metric. The backward is sum_i (dL/dr_i) dr_i/ds with the pair derivative of the chosen {@link
@@ -42,7 +46,7 @@ public final class TwinSigmoidLoss implements RankingLoss {
             PairwiseBackend backend) {
         this.metric = Objects.requireNonNull(metric, "metric");
         this.type = Objects.requireNonNull(type, "type");
-        this.alphaB = Inputs.requireAlpha("alpha_b", alphaB);
+        this.alphaB = Inputs.requirePositiveFinite("alpha_b", alphaB);
         this.tieBreak = tieBreak;
         this.backend = Objects.requireNonNull(backend, "backend");
     }
@@ -58,6 +62,7 @@ public final class TwinSigmoidLoss implements RankingLoss {
     }
 
     /** The same loss on another pairwise backend (its tie-breaker starts again at call 0). */
+    @Override
     public TwinSigmoidLoss withBackend(PairwiseBackend other) {
         return new TwinSigmoidLoss(metric, type, alphaB, TieBreak.seeded(tieBreak.seed()), other);
     }
@@ -82,8 +87,9 @@ public final class TwinSigmoidLoss implements RankingLoss {
 
     @Override
     public Var loss(Var scores, QueryBatch batch) {
-        int[] keys = TieBreak.batchKeys(tieBreak.seed(), tieBreak.nextCall(), batch.offsets());
-        return Var.apply(new MetricLossOp(name(), batch, metric, backend, type, alphaB, keys), scores);
+        RankMode mode = new RankMode.TwinSigmoid(type, alphaB,
+                TieBreak.batchKeys(tieBreak.seed(), tieBreak.nextCall(), batch.offsets()));
+        return Var.apply(new MetricLossOp(name(), batch, backend, mode, MetricLossOp.RankFunction.of(metric)), scores);
     }
 
     /** Yu's method name in lower case, e.g. "ndcg-type3", "precision@10-type1", "nerr@10-type2". */

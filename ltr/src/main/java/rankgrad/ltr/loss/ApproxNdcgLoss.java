@@ -1,12 +1,14 @@
-package rankgrad.ltr.rank;
+package rankgrad.ltr.loss;
 
 import java.util.Objects;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.RankingLoss;
-import rankgrad.ltr.pairwise.BackwardType;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.pairwise.PairwiseBackends;
+import rankgrad.ltr.rank.ApproxRanks;
+import rankgrad.ltr.rank.RankMetric;
+import rankgrad.ltr.rank.RankMode;
 
 /**
  * ApproxNDCG (Qin et al. 2010; Bruch et al. 2019): minus the nDCG of the approximate ranks
@@ -28,11 +30,11 @@ public final class ApproxNdcgLoss implements RankingLoss {
     /** Bruch et al.'s choice of sigmoid steepness. */
     public static final double DEFAULT_ALPHA = ApproxRanks.DEFAULT_ALPHA;
 
-    private final double alpha;
+    private final RankMode.Approximate mode;
     private final PairwiseBackend backend;
 
     private ApproxNdcgLoss(double alpha, PairwiseBackend backend) {
-        this.alpha = Inputs.requireAlpha("alpha", alpha);
+        this.mode = new RankMode.Approximate(alpha);
         this.backend = Objects.requireNonNull(backend, "backend");
     }
 
@@ -42,22 +44,24 @@ public final class ApproxNdcgLoss implements RankingLoss {
     }
 
     /** The same loss on another pairwise backend. */
+    @Override
     public ApproxNdcgLoss withBackend(PairwiseBackend other) {
-        return new ApproxNdcgLoss(alpha, other);
+        return new ApproxNdcgLoss(mode.alpha(), other);
     }
 
     public double alpha() {
-        return alpha;
+        return mode.alpha();
     }
 
     @Override
     public Var loss(Var scores, QueryBatch batch) {
-        return Var.apply(new MetricLossOp(name(), batch, RankMetric.ndcg(), backend, BackwardType.TYPE1, alpha, null),
+        return Var.apply(new MetricLossOp(name(), batch, backend, mode, MetricLossOp.RankFunction.of(RankMetric.ndcg())),
                 scores);
     }
 
+    /** "approx-ndcg", or "approx-ndcg:ALPHA" for another alpha than the default (the name {@link Losses#parse} reads). */
     @Override
     public String name() {
-        return "approx-ndcg";
+        return mode.alpha() == DEFAULT_ALPHA ? "approx-ndcg" : "approx-ndcg:" + mode.alpha();
     }
 }

@@ -1,24 +1,52 @@
-package rankgrad.ltr.rank;
+package rankgrad.ltr.loss;
 
-import rankgrad.autodiff.DType;
+import java.util.Objects;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Parallel;
 import rankgrad.autodiff.Tensor;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.pairwise.BackwardType;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.pairwise.WorkPartition;
+import rankgrad.ltr.rank.Inputs;
+import rankgrad.ltr.rank.RankMetric;
+import rankgrad.ltr.rank.RankMode;
 
 /**
- * One custom-gradient node for a whole metric loss, L = -(1/Q) sum_q M(r_q), with the ranks and
- * the metric fused: forward computes the ranks (exact with tie keys, or pi^-), the metric value
- * and its outer derivative g = dL/dr, O(m) per query; backward turns g into dL/ds with one pass of
- * O(m^2) pair terms per query ({@link PairwiseBackend#rankGradientF32}). No rank tensor, no pair
- * array, no per-query node enters the graph.
+ * One custom-gradient node for a loss that is minus a per-query function of rank variables,
+ * L = -(1/Q) sum_q M_q(r_q), with the ranks and the function fused: forward computes the ranks of
+ * the {@link RankMode} (O(m^2) pair work, or a sort, in the {@link PairwiseBackend}), then per
+ * query the value M_q and its outer derivative g = dL/dr on the CPU (O(m)); backward turns g into
+ * dL/ds with one pass of pair terms ({@link RankMode#scoreGradient}). No rank tensor, no pair
+ * array, no per-query node enters the graph. The twin-sigmoid losses, ApproxNDCG, SDCG and
+ * SHF-SDCG are all this node with another mode and function.
+ *
+ * <p>float32 scores give float32 ranks, rank gradients and score gradients; the per-query function
+ * reads the ranks widened to float64. Per-query work runs in tasks fixed by the batch's offsets and
+ * the loss is summed in query order, so results do not depend on the number of threads.
  */
 final class MetricLossOp implements Op<MetricLossOp.Saved> {
-    /** Documents per task of the O(m) per-query metric work. */
+    /** Documents per task of the O(m) per-query work. */
     private static final int DOCS_PER_TASK = 2048;
+
+    /** A per-query function of rank variables, the M_q of the loss. */
+    @FunctionalInterface
+    interface RankFunction {
+        /**
+         * M_q at the rank variables {@code r} (indexed 0..m-1) of query {@code q} of {@code batch},
+         * writing dM_q/dr_i into {@code grad[i]} (all m overwritten); 0 and a zero gradient for a
+         * query without relevant documents.
+         *
+         * @param order the documents by position (order[p] at position p + 1) when the ranks are
+         *     exact, else null
+         */
+        double evaluate(QueryBatch batch, int q, double[] r, int[] order, double[] grad);
+
+        /** The differentiable metric {@code metric} of each query (Yu et al. Eq. 13-16). */
+        static RankFunction of(RankMetric metric) {
+            Objects.requireNonNull(metric, "metric");
+            return (b, q, r, order, grad) -> metric.evaluate(b.labels(), b.start(q), b.size(q), r, order, grad);
+        }
+    }
 
     /** What backward needs: the scores and dL/dr (both in the scores' dtype). */
     record Saved(Tensor scores, Tensor rankGrad) {
@@ -26,47 +54,27 @@ final class MetricLossOp implements Op<MetricLossOp.Saved> {
 
     private final String name;
     private final QueryBatch batch;
-    private final RankMetric metric;
     private final PairwiseBackend backend;
-    private final BackwardType type;
-    private final double alpha;
-    private final int[] tieKeys;
+    private final RankMode mode;
+    private final RankFunction function;
 
-    /**
-     * @param tieKeys the exact ranks' tie keys, flat over the batch; null for the approximate
-     *     ranks pi^- with steepness {@code alpha}
-     */
-    MetricLossOp(String name, QueryBatch batch, RankMetric metric, PairwiseBackend backend, BackwardType type,
-            double alpha, int[] tieKeys) {
+    MetricLossOp(String name, QueryBatch batch, PairwiseBackend backend, RankMode mode, RankFunction function) {
         this.name = name;
         this.batch = batch;
-        this.metric = metric;
-        this.backend = backend;
-        this.type = type;
-        this.alpha = alpha;
-        this.tieKeys = tieKeys;
+        this.backend = Objects.requireNonNull(backend, "backend");
+        this.mode = Objects.requireNonNull(mode, "mode");
+        this.function = Objects.requireNonNull(function, "function");
     }
 
     @Override
     public Result<Saved> forward(Tensor... in) {
         Tensor scores = in[0];
-        Inputs.requireScores(name, scores, batch);
-        int[] offsets = batch.offsets();
+        Inputs.requireLossInput(name, scores, batch);
         int queries = batch.queries();
-        Tensor ranks = Tensor.zerosLike(scores);
-        boolean f32 = scores.dtype() == DType.F32;
-        if (tieKeys != null && f32) {
-            backend.exactRanksF32(scores.f32(), offsets, tieKeys, ranks.f32());
-        } else if (tieKeys != null) {
-            backend.exactRanksF64(scores.f64(), offsets, tieKeys, ranks.f64());
-        } else if (f32) {
-            backend.approxRanksF32(scores.f32(), offsets, (float) alpha, ranks.f32());
-        } else {
-            backend.approxRanksF64(scores.f64(), offsets, alpha, ranks.f64());
-        }
+        Tensor ranks = mode.ranks(backend, scores, batch);
         Tensor rankGrad = Tensor.zerosLike(scores);
         double[] values = new double[queries];
-        int[] blocks = WorkPartition.queryBlocks(offsets, DOCS_PER_TASK);
+        int[] blocks = WorkPartition.queryBlocks(batch.offsets(), DOCS_PER_TASK);
         Parallel.forEach(blocks.length - 1, t -> {
             for (int q = blocks[t]; q < blocks[t + 1]; q++) {
                 values[q] = evaluateQuery(q, ranks, rankGrad, -1.0 / queries);
@@ -76,8 +84,7 @@ final class MetricLossOp implements Op<MetricLossOp.Saved> {
         for (int q = 0; q < queries; q++) {
             loss -= values[q];
         }
-        return Op.result(Tensor.scalar(scores.dtype(), queries == 0 ? 0.0 : loss / queries),
-                new Saved(scores, rankGrad));
+        return Op.result(Tensor.scalar(scores.dtype(), loss / queries), new Saved(scores, rankGrad));
     }
 
     /** M_q, and scale * dM_q/dr written into rankGrad for the query's documents. */
@@ -88,9 +95,9 @@ final class MetricLossOp implements Op<MetricLossOp.Saved> {
         for (int i = 0; i < m; i++) {
             r[i] = ranks.get(from + i);
         }
-        int[] order = tieKeys == null ? null : orderOf(r, q);
+        int[] order = mode.exact() ? orderOf(r, q) : null;
         double[] grad = new double[m];
-        double value = metric.evaluate(batch.labels(), from, m, r, order, grad);
+        double value = function.evaluate(batch, q, r, order, grad);
         for (int i = 0; i < m; i++) {
             rankGrad.set(from + i, scale * grad[i]);
         }
@@ -128,7 +135,7 @@ final class MetricLossOp implements Op<MetricLossOp.Saved> {
             }
             rankGrad = scaled;
         }
-        return new Tensor[] {RankGradients.of(backend, type, alpha, saved.scores(), batch, rankGrad)};
+        return new Tensor[] {mode.scoreGradient(backend, saved.scores(), batch, rankGrad)};
     }
 
     @Override
