@@ -16,19 +16,16 @@ import java.util.TreeSet;
  *
  * <p>Written as a list or ranges ({@code 1-10,15}) or as a file of one id (or range) per line,
  * {@code #} starting a comment, as RankLib's feature files are. {@link #all(int)} is every column
- * of a width: a model trained without a subset.
+ * of a width: a model trained without a subset, which reads rows of exactly that width; a chosen
+ * subset, even {@code 1-4}, reads the first columns of rows that may be wider.
  */
 public final class FeatureSubset {
     private final int[] ids;
     private final boolean all;
 
-    private FeatureSubset(int[] ids) {
+    private FeatureSubset(int[] ids, boolean all) {
         this.ids = ids;
-        boolean every = true;
-        for (int i = 0; i < ids.length; i++) {
-            every &= ids[i] == i + 1;
-        }
-        this.all = every;
+        this.all = all;
     }
 
     /** Every feature 1..width, in order. */
@@ -38,7 +35,7 @@ public final class FeatureSubset {
         }
         int[] ids = new int[width];
         Arrays.setAll(ids, i -> i + 1);
-        return new FeatureSubset(ids);
+        return new FeatureSubset(ids, true);
     }
 
     /** The given 1-based ids (sorted here); throws on an empty list, an id below 1 or a repeated id. */
@@ -55,7 +52,7 @@ public final class FeatureSubset {
         if (set.isEmpty()) {
             throw new IllegalArgumentException("no feature chosen");
         }
-        return new FeatureSubset(set.stream().mapToInt(Integer::intValue).toArray());
+        return new FeatureSubset(set.stream().mapToInt(Integer::intValue).toArray(), false);
     }
 
     /**
@@ -145,7 +142,7 @@ public final class FeatureSubset {
         return ids[ids.length - 1];
     }
 
-    /** Whether this is every feature 1..width (no selection). */
+    /** Whether this is {@link #all(int)}: no selection, rows of exactly {@link #width()} features. */
     public boolean isAll() {
         return all;
     }
@@ -153,7 +150,7 @@ public final class FeatureSubset {
     /** The chosen columns of one query's raw rows (at least {@link #width()} features). */
     public Query apply(Query q) {
         requireWidth(q.features(), "query " + q.qid());
-        if (all && q.features() == ids.length) {
+        if (q.features() == ids.length) {
             return q;
         }
         float[] x = new float[q.docs() * ids.length];
@@ -170,7 +167,7 @@ public final class FeatureSubset {
     /** The chosen columns of every query. */
     public Dataset apply(Dataset data) {
         requireWidth(data.features(), data.name());
-        if (all && data.features() == ids.length) {
+        if (data.features() == ids.length) {
             return data;
         }
         return new Dataset(data.name(), ids.length, data.queries().stream().map(this::apply).toList());
@@ -205,11 +202,11 @@ public final class FeatureSubset {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof FeatureSubset f && Arrays.equals(ids, f.ids);
+        return o instanceof FeatureSubset f && all == f.all && Arrays.equals(ids, f.ids);
     }
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(ids);
+        return Arrays.hashCode(ids) * 2 + (all ? 1 : 0);
     }
 }
