@@ -2,6 +2,7 @@ package rankgrad.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,9 +16,11 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.data.Dataset;
+import rankgrad.ltr.data.FeatureSubset;
 import rankgrad.ltr.data.Folds;
 import rankgrad.ltr.data.LetorReader;
 import rankgrad.ltr.data.Normalization;
+import rankgrad.ltr.data.QuerySplit;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.loss.Losses;
 import rankgrad.ltr.metric.Metric;
@@ -39,7 +42,9 @@ import rankgrad.ltr.train.TrainingResult;
             "Writes OUT/compare.md, OUT/compare.csv and OUT/FoldK/<loss>/ (model.json, metrics.csv, curves.png,"
                 + " checkpoint.json: a killed comparison resumes, a different one is refused). Exit code 1 when a run"
                 + " diverged (the table then uses its best epoch before and says so). The gradient-free spsa:F and fdsa are not supported here"
-                + " (use train)."})
+                + " (use train).",
+            "One file instead of a folder: --data FILE --folds K splits its queries into K parts (shuffled with --seed)"
+                + " and runs fold k as FoldK would be: test part k, validation part k+1, training the rest."})
 final class CompareCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -48,11 +53,16 @@ final class CompareCommand implements Callable<Integer> {
             + " (any gradient loss of train --loss; not spsa:F or fdsa)")
     String losses;
 
-    @Option(names = "--data", required = true, description = "folder holding Fold1/, Fold2/, ... (MSLR / LETOR layout)")
+    @Option(names = "--data", required = true, description = "folder holding Fold1/, Fold2/, ... (MSLR / LETOR layout),"
+            + " or one LETOR file to split into --folds K")
     Path data;
 
-    @Option(names = "--folds", defaultValue = "1..5", description = "folds to run: 1..5, 1,3 or 2")
+    @Option(names = "--folds", defaultValue = "1..5", description = "with a folder: the folds to run (1..5, 1,3 or 2);"
+            + " with one file: the number K >= 3 of folds to split it into (1..5 then means 5)")
     String folds;
+
+    @Mixin
+    FeatureOption featureOption;
 
     @Mixin
     TrainingOptions training;
@@ -64,6 +74,9 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "compare-out", description = "output folder")
     Path out;
 
+    /** The --features subset, or null for every feature. */
+    private FeatureSubset subset;
+
     /** The runs that diverged: their rows use the best epoch before the divergence, and the command exits with 1. */
     private final List<String> diverged = new ArrayList<>();
 
@@ -71,28 +84,60 @@ final class CompareCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         training.validate();
         List<String> lossNames = parseLosses();
-        int[] foldNumbers = parseFolds();
+        boolean oneFile = Files.isRegularFile(data);
+        int[] foldNumbers = oneFile ? foldsOfOneFile() : parseFolds();
         List<Metric> columns = parseMetrics();
+        subset = featureOption.subset();
         OutputFolder.check(spec.commandLine(), "--out", out);
-        List<Folds> files = new ArrayList<>();
-        for (int k : foldNumbers) {
-            files.add(Folds.of(data, k));
+        List<FoldSource> files = new ArrayList<>();
+        if (!oneFile) {
+            for (int k : foldNumbers) {
+                Folds f = Folds.of(data, k);
+                files.add(() -> read(f));
+            }
         }
         training.applyThreads();
         try (RunLock lock = RunLock.acquire(out)) {
-            return compare(lossNames, foldNumbers, files, columns);
+            if (oneFile) {
+                Dataset all = LetorReader.read(data);
+                featureOption.select(subset, all);
+                List<Dataset> parts = QuerySplit.parts(all, foldNumbers.length, training.seed);
+                for (int i = 0; i < foldNumbers.length; i++) {
+                    QuerySplit.Fold fold = QuerySplit.fold(parts, i);
+                    files.add(() -> new Dataset[] {fold.train(), fold.valid(), fold.test()});
+                }
+            }
+            return compare(lossNames, foldNumbers, files, columns, oneFile);
         }
     }
 
-    private int compare(List<String> lossNames, int[] foldNumbers, List<Folds> files, List<Metric> columns)
-            throws IOException {
+    /** A fold's training, validation and test data, read when its turn comes. */
+    private interface FoldSource {
+        Dataset[] load() throws IOException;
+    }
+
+    private static Dataset[] read(Folds fold) throws IOException {
+        Dataset tr = LetorReader.read(fold.train());
+        Dataset va = LetorReader.read(fold.valid(), tr.features());
+        Dataset te = LetorReader.read(fold.test(), tr.features());
+        if (va.features() != tr.features() || te.features() != tr.features()) {
+            throw new IllegalArgumentException(fold.valid() + " or " + fold.test() + " has more features than "
+                    + fold.train() + " (" + tr.features() + ")");
+        }
+        return new Dataset[] {tr, va, te};
+    }
+
+    private int compare(List<String> lossNames, int[] foldNumbers, List<FoldSource> files, List<Metric> columns,
+            boolean oneFile) throws IOException {
         String architecture = training.architecture();
         TrainingConfig config = training.config();
         PrintWriter o = spec.commandLine().getOut();
         List<double[][][]> perFold = new ArrayList<>();
         int testQueries = 0;
         for (int f = 0; f < files.size(); f++) {
-            perFold.add(runFold(foldNumbers[f], files.get(f), lossNames, columns, architecture, config, o));
+            String split = oneFile ? String.format(Locale.ROOT, "fold %d of %d by query, seed %d (validation: part %d)",
+                    f + 1, foldNumbers.length, config.seed(), (f + 1) % foldNumbers.length + 1) : null;
+            perFold.add(runFold(foldNumbers[f], files.get(f), lossNames, columns, architecture, config, o, split));
             testQueries += perFold.get(f)[0][0].length;
         }
         // Folds hold distinct queries, so pooling is concatenation, fold after fold.
@@ -105,7 +150,8 @@ final class CompareCommand implements Callable<Integer> {
             }
         }
         ComparisonTable table = ComparisonTable.of(lossNames, columns.stream().map(Metric::toString).toList(), pooled);
-        String foldText = (foldNumbers.length == 1 ? "fold " : "folds ")
+        String foldText = oneFile ? foldNumbers.length + " folds (split by query, seed " + config.seed() + ")"
+                : (foldNumbers.length == 1 ? "fold " : "folds ")
                 + Arrays.stream(foldNumbers).mapToObj(Integer::toString).collect(Collectors.joining(", "));
         String report = String.format(Locale.ROOT, "Test queries of %s of %s (%d in all, %s with a relevant document),"
                 + " model %s, %d epochs, seed %d, epoch selected on validation %s.%n%n%s%n%s%nconventions: %s%n", foldText,
@@ -125,20 +171,21 @@ final class CompareCommand implements Callable<Integer> {
      * Trains every loss on one fold (same architecture and seed, so the same initial weights) and
      * returns the test set's per-query values {@code [loss][metric][query]}.
      */
-    private double[][][] runFold(int k, Folds fold, List<String> lossNames, List<Metric> columns, String architecture,
-            TrainingConfig config, PrintWriter o) throws IOException {
-        Dataset tr = LetorReader.read(fold.train());
-        Dataset va = LetorReader.read(fold.valid(), tr.features());
-        Dataset te = LetorReader.read(fold.test(), tr.features());
-        if (va.features() != tr.features() || te.features() != tr.features()) {
-            throw new IllegalArgumentException(fold.valid() + " or " + fold.test() + " has more features than "
-                    + fold.train() + " (" + tr.features() + ")");
-        }
+    private double[][][] runFold(int k, FoldSource fold, List<String> lossNames, List<Metric> columns, String architecture,
+            TrainingConfig config, PrintWriter o, String split) throws IOException {
+        Dataset[] data = fold.load();
+        Dataset tr = data[0];
+        Dataset va = data[1];
+        Dataset te = data[2];
         double[][][] values = new double[lossNames.size()][columns.size()][];
-        Normalization normalization = Normalization.byName(training.normalization, tr);
+        Normalization normalization = Normalization.byName(training.normalization, featureOption.select(subset, tr));
         for (int l = 0; l < lossNames.size(); l++) {
             String loss = lossNames.get(l);
-            RankingModel m = RankingModel.create(architecture, tr.features(), normalization, config.seed());
+            RankingModel m = subset == null ? RankingModel.create(architecture, tr.features(), normalization, config.seed())
+                    : RankingModel.create(architecture, subset, normalization, config.seed());
+            if (split != null) {
+                m.info().put("data", split);
+            }
             o.printf(Locale.ROOT, "%n== fold %d, %s: %s (%d parameters), %d train / %d valid / %d test queries%n", k, loss,
                     architecture, m.network().parameterCount(), tr.size(), va.size(), te.size());
             TrainingRun.Outcome outcome = TrainingRun.execute(m, loss, config, tr, va, te,
@@ -187,6 +234,26 @@ final class CompareCommand implements Callable<Integer> {
             throw bad("--losses: no loss in '" + losses + "'");
         }
         return names;
+    }
+
+    /** With one file, --folds is the number of parts: a single K >= 3 (the default 1..5 reads as 5). */
+    private int[] foldsOfOneFile() {
+        String t = folds.strip();
+        int k;
+        if (t.equals("1..5")) {
+            k = 5;
+        } else if (t.matches("[0-9]{1,4}")) {
+            k = Integer.parseInt(t);
+        } else {
+            throw bad("--folds: with one --data file, give the number of folds K (e.g. 5), not '" + folds + "'");
+        }
+        if (k < 3) {
+            throw bad("--folds must be >= 3 with one --data file (each fold tests on one part and selects on another), got "
+                    + k);
+        }
+        int[] numbers = new int[k];
+        Arrays.setAll(numbers, i -> i + 1);
+        return numbers;
     }
 
     private int[] parseFolds() {

@@ -78,7 +78,7 @@ final class PredictCommand implements Callable<Integer> {
             if (format == Format.tsv) {
                 w.write("qid\tdocid\trank\tscore\n");
             }
-            LetorReader.streamWithComments(data, m.features(), (q, comments) -> {
+            LetorReader.streamWithComments(data, m.features(), !m.inputs().isAll(), (q, comments) -> {
                 String[] names = ids.names(data, q, comments);
                 float[] s;
                 try {

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -12,6 +13,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import rankgrad.ltr.data.Dataset;
+import rankgrad.ltr.data.FeatureSubset;
+import rankgrad.ltr.data.QuerySplit;
 import rankgrad.ltr.data.LetorReader;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.io.AtomicWrite;
@@ -30,6 +33,9 @@ import rankgrad.ltr.train.TrainingResult;
 @Command(name = "train", mixinStandardHelpOptions = true, showDefaultValues = true,
         description = {"Train a ranker. Writes OUT/model.json, OUT/metrics.csv, OUT/curves.png; OUT/checkpoint.json"
                 + " lets a killed run resume where it stopped (only the same run: the same data and settings).",
+            "Validation: --valid FILE, or --split-valid FRACTION of the training queries held out. --folds K instead"
+                + " cross-validates on the training file: fold k tests on part k, selects on part k+1 and trains on the"
+                + " rest, into OUT/Foldk/; OUT/cv.csv and OUT/cv.md give each fold's test value and their summary.",
             "One run at a time per OUT. Exit codes: 0 done, 1 failed or diverged (the best model so far is written),"
                 + " 2 bad arguments."})
 final class TrainCommand implements Callable<Integer> {
@@ -39,8 +45,19 @@ final class TrainCommand implements Callable<Integer> {
     @Option(names = "--train", required = true, description = "training LETOR file")
     Path train;
 
-    @Option(names = "--valid", required = true, description = "validation LETOR file (model selection)")
+    @Option(names = "--valid", description = "validation LETOR file (model selection)")
     Path valid;
+
+    @Mixin
+    FeatureOption featureOption;
+
+    @Option(names = "--split-valid", paramLabel = "FRACTION", description = "without --valid: hold out this fraction of"
+            + " the training queries for validation (by query, shuffled with --seed)")
+    Double splitValid;
+
+    @Option(names = "--folds", paramLabel = "K", description = "K-fold cross-validation on the training file (by query,"
+            + " shuffled with --seed; K >= 3: each fold has its own validation part)")
+    Integer folds;
 
     @Option(names = "--test", description = "test LETOR file (reported per epoch, never used for selection)")
     Path test;
@@ -60,29 +77,46 @@ final class TrainCommand implements Callable<Integer> {
         training.validate();
         boolean gradientFree = GradientFreeOptimizer.isGradientFree(loss);
         checkLoss(gradientFree);
+        checkValidation(gradientFree);
+        FeatureSubset subset = featureOption.subset();
         OutputFolder.check(spec.commandLine(), "--out", out);
-        for (Path input : test == null ? List.of(train, valid) : List.of(train, valid, test)) {
+        List<Path> inputs = new ArrayList<>(List.of(train));
+        inputs.addAll(valid == null ? List.of() : List.of(valid));
+        inputs.addAll(test == null ? List.of() : List.of(test));
+        for (Path input : inputs) {
             if (Files.notExists(input)) {
                 throw new NoSuchFileException(input.toString());
             }
         }
         training.applyThreads();
         try (RunLock lock = RunLock.acquire(out)) {
-            return train(gradientFree);
+            return folds == null ? train(gradientFree, subset) : CrossValidation.run(this, subset);
         }
     }
 
-    private int train(boolean gradientFree) throws Exception {
+    private int train(boolean gradientFree, FeatureSubset subset) throws Exception {
         PrintWriter o = spec.commandLine().getOut();
         Dataset tr = LetorReader.read(train);
-        Dataset va = LetorReader.read(valid, tr.features());
+        featureOption.select(subset, tr);
+        String split = null;
+        Dataset va;
+        if (valid != null) {
+            va = LetorReader.read(valid, tr.features());
+        } else {
+            QuerySplit.HoldOut h = QuerySplit.holdOut(tr, splitValid, training.seed);
+            split = String.format(Locale.ROOT, "validation: %s of the training queries held out, seed %d", splitValid,
+                    training.seed);
+            o.printf(Locale.ROOT, "held out %d of %d training queries for validation (--split-valid %s, seed %d)%n",
+                    h.valid().size(), tr.size(), splitValid, training.seed);
+            tr = h.train();
+            va = h.valid();
+        }
         Dataset te = test == null ? null : LetorReader.read(test, tr.features());
         if (va.features() != tr.features() || te != null && te.features() != tr.features()) {
             throw new IllegalArgumentException("the validation or test file has more features than the training file ("
                     + tr.features() + ")");
         }
-        RankingModel m = RankingModel.create(training.architecture(), tr.features(),
-                Normalization.byName(training.normalization, tr), training.seed);
+        RankingModel m = model(subset, tr, split);
         Metric selection = training.selection();
         o.printf(Locale.ROOT, "training %s (%d parameters) with %s on %d queries; selecting on valid %s%n", m.architecture(),
                 m.network().parameterCount(), loss, tr.size(), selection);
@@ -99,6 +133,52 @@ final class TrainCommand implements Callable<Integer> {
         }
         o.printf("wrote %s, %s, %s%n", out.resolve("model.json"), out.resolve("metrics.csv"), out.resolve("curves.png"));
         return r.stop() == TrainingResult.Stop.DIVERGED ? 1 : 0;
+    }
+
+    /**
+     * A fresh model of the chosen network over the subset's columns of {@code tr} (every column
+     * without one), its normalization fitted on those columns; {@code split} says how the data
+     * were split (model info and run fingerprint), null for given files.
+     */
+    RankingModel model(FeatureSubset subset, Dataset tr, String split) {
+        Dataset selected = featureOption.select(subset, tr);
+        Normalization normalization = Normalization.byName(training.normalization, selected);
+        RankingModel m = subset == null ? RankingModel.create(training.architecture(), tr.features(), normalization,
+                training.seed) : RankingModel.create(training.architecture(), subset, normalization, training.seed);
+        if (split != null) {
+            m.info().put("data", split);
+        }
+        return m;
+    }
+
+    /** Exactly one source of validation data, and folds only where they can be run; before any data is read. */
+    private void checkValidation(boolean gradientFree) {
+        if (splitValid != null && !(splitValid > 0 && splitValid < 1)) {
+            throw bad("--split-valid must be a fraction in (0, 1), got " + splitValid);
+        }
+        if (folds != null) {
+            if (folds < 3) {
+                throw bad("--folds must be >= 3 (each fold tests on one part and selects on another), got " + folds);
+            }
+            if (valid != null || splitValid != null || test != null) {
+                throw bad("--folds takes validation and test queries from the folds; drop --valid, --split-valid and"
+                        + " --test");
+            }
+            if (gradientFree) {
+                throw bad("--folds runs gradient losses; " + loss + " is gradient-free");
+            }
+            return;
+        }
+        if (valid == null && splitValid == null) {
+            throw bad("give --valid FILE, --split-valid FRACTION or --folds K");
+        }
+        if (valid != null && splitValid != null) {
+            throw bad("--valid and --split-valid exclude each other");
+        }
+    }
+
+    private CommandLine.ParameterException bad(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 
     private void checkLoss(boolean gradientFree) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rankgrad.ltr.data.CubicData;
@@ -58,8 +59,19 @@ class ReadmeTrainingTest {
         String source = Files.readString(Path.of("src/test/java/rankgrad/ltr/ReadmeTrainingTest.java"));
         String snippet = source.substring(source.indexOf("// README:begin") + "// README:begin".length(),
                 source.indexOf("// README:end"));
-        assertTrue(normalize(Files.readString(Path.of("../README.md"))).contains(normalize(snippet)),
+        String readme = Files.readString(Path.of("../README.md"));
+        assertTrue(normalize(readme).contains(normalize(snippet)),
                 "README.md must show the snippet of ReadmeTrainingTest between the README markers");
+        // every import the README's snippet shows is one this file compiles with, and none is missing
+        String block = readme.substring(readme.indexOf("```java", readme.indexOf("## Train a ranker from Java")));
+        block = block.substring(0, block.indexOf("```", 7));
+        List<String> shown = block.lines().filter(l -> l.startsWith("import ")).sorted().toList();
+        // this file's imports less the two the test itself uses, plus RankingLoss (this file's own package)
+        List<String> needed = java.util.stream.Stream.concat(source.lines().filter(l -> (l.startsWith("import rankgrad.")
+                || l.equals("import java.io.IOException;") || l.equals("import java.nio.file.Path;"))
+                && !l.contains("CubicData") && !l.contains("LetorWriter")), java.util.stream.Stream.of(
+                        "import rankgrad.ltr.RankingLoss;")).sorted().toList();
+        assertEquals(needed, shown, "the README snippet's imports");
     }
 
     private static String normalize(String s) {

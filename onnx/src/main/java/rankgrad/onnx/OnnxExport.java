@@ -19,10 +19,14 @@ import rankgrad.ltr.model.RankingModel;
  *
  * <pre>
  *   input  "features"  float32 [documents, d]   raw feature values, LETOR feature j in column j - 1
- *   z = normalize(features)                       the model's stored normalization, see below
+ *   x = Gather(features, ids - 1, axis 1)         only for a model trained on a feature subset
+ *   z = normalize(x)                              the model's stored normalization, see below
  *   h_l = f_l(h_{l-1} W_l^T + b_l)                one Gemm (transB = 1) per layer, then its activation
  *   output "scores"    float32 [documents]       Squeeze of the last layer's single column
  * </pre>
+ *
+ * <p>A model trained on a feature subset ({@link RankingModel#inputs()}) takes full-width rows, d
+ * its highest feature id, and a Gather on the feature axis picks its columns, as its scorer does.
  *
  * <p>Batch normalization (evaluation mode) is folded into the linear layers ({@link DenseLayer#fold}),
  * so the graph has only Gemm and activation nodes (Relu, LeakyRelu, Celu, Tanh, Sigmoid) after the
@@ -88,7 +92,16 @@ public final class OnnxExport {
         String h = g.input(new ValueInfo(INPUT, ElementType.FLOAT, List.of(Dimension.named(DOCUMENTS), Dimension.fixed(d)),
                 "raw feature values, one row per document" + (perQuery ? " of one query" : "")
                         + ", LETOR feature j in column j - 1"));
-        h = normalize(g, model.normalization(), h, d);
+        if (!model.inputs().isAll()) {
+            int[] ids = model.inputs().ids();
+            long[] columns = new long[ids.length];
+            for (int j = 0; j < ids.length; j++) {
+                columns[j] = ids[j] - 1L;
+            }
+            String indices = g.constant(Initializer.int64s("select.columns", columns, columns.length));
+            h = g.node("Gather", "select.features", List.of(h, indices), new Attribute.IntValue("axis", 1));
+        }
+        h = normalize(g, model.normalization(), h, model.inputs().size());
         for (int l = 0; l < layers.size(); l++) {
             DenseLayer layer = layers.get(l);
             String prefix = "layer" + (l + 1);
@@ -108,6 +121,9 @@ public final class OnnxExport {
         Map<String, String> metadata = new LinkedHashMap<>();
         metadata.put("rankgrad.architecture", model.architecture());
         metadata.put("rankgrad.features", Integer.toString(d));
+        if (!model.inputs().isAll()) {
+            metadata.put("rankgrad.featureSubset", model.inputs().toString());
+        }
         metadata.put("rankgrad.normalization", model.normalization().kind());
         metadata.put("rankgrad.batch", perQuery ? "one query's documents per run" : "any documents per run");
         return new OnnxModel(IR_VERSION, OPSET_VERSION, "rankgrad", LibraryVersion.get(), doc, g.build(name, doc), metadata);

@@ -125,6 +125,16 @@ public final class LetorReader {
      * LETOR 4.0 and MQ2007 files name the document: {@code # docid = ...}).
      */
     public static void streamWithComments(Path file, int features, CommentedQuerySink sink) throws IOException {
+        streamWithComments(file, features, false, sink);
+    }
+
+    /**
+     * As {@link #streamWithComments(Path, int, CommentedQuerySink)}; with {@code dropWider} the
+     * features above {@code features} are skipped instead of refused (a model trained on a feature
+     * subset reads only its columns, so the rest of a wide file need not be held).
+     */
+    public static void streamWithComments(Path file, int features, boolean dropWider, CommentedQuerySink sink)
+            throws IOException {
         if (features < 1) {
             throw new IllegalArgumentException("features must be >= 1 for streaming, got " + features);
         }
@@ -137,6 +147,7 @@ public final class LetorReader {
             sink.accept(q.densify(features), q.comments());
         });
         parser.keepComments = true;
+        parser.dropWider = dropWider;
         parser.run();
     }
 
@@ -189,6 +200,8 @@ public final class LetorReader {
         private SparseQuery current;
         /** Whether each document keeps the text after '#' on its line. */
         private boolean keepComments;
+        /** Whether indices above maxFeatures are dropped (by densify) rather than refused. */
+        private boolean dropWider;
         private byte[] currentQid = new byte[16];
         private int currentQidLength = -1;
         private long lastLine;
@@ -388,7 +401,7 @@ public final class LetorReader {
                         + " files with dump_svmlight_file(..., zero_based=False))");
             }
             String shown = index == AsciiNumbers.TOO_LARGE ? Printable.of(b, from, to) : Long.toString(index);
-            if (maxFeatures > 0 && index > maxFeatures) {
+            if (maxFeatures > 0 && index > maxFeatures && !dropWider) {
                 throw new LetorFormatException(name, line, "feature index " + shown + " exceeds the " + maxFeatures
                         + " features expected");
             }

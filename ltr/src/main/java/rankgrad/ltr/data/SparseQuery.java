@@ -68,7 +68,10 @@ final class SparseQuery {
         for (int d = 0; d < docs; d++) {
             int row = d * features;
             for (int t = from; t < rowEnd[d]; t++) {
-                x[row + index[t]] = value[t];
+                // an index at or above the width is a dropped column (LetorReader's dropWider)
+                if (index[t] < features) {
+                    x[row + index[t]] = value[t];
+                }
             }
             from = rowEnd[d];
         }

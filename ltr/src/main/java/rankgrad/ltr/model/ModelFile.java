@@ -18,6 +18,7 @@ import rankgrad.autodiff.nn.Activation;
 import rankgrad.autodiff.nn.Init;
 import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.LibraryVersion;
+import rankgrad.ltr.data.FeatureSubset;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.io.Json;
@@ -31,7 +32,8 @@ import rankgrad.ltr.io.Json;
  *   "architecture": { "name": "R4.L", "inputWidth": 136, "hiddenWidths": [100, ...],
  *                     "activation": {"kind": "relu"}, "batchNorm": true, "inputBatchNorm": false,
  *                     "batchNormMomentum": 0.1, "lastActivated": false, "outputWidth": 1,
- *                     "init": "KAIMING_UNIFORM", "seed": 42 },
+ *                     "init": "KAIMING_UNIFORM", "seed": 42,
+ *                     "inputFeatures": [1, 2, 3, 7] },             (only for a feature subset)
  *   "normalization": { "kind": "query-zscore" }          (or "none", or "standardize" + mean, std)
  *   "parameters": { "layers.0.weight": {"shape": [136, 100], "values": [...]}, ... },
  *   "buffers":    { "layers.1.running_mean": {...}, ... },
@@ -47,7 +49,10 @@ import rankgrad.ltr.io.Json;
  * <p>Architectures: a model of a named architecture ({@link Architectures}) stores the name and
  * its settings, and reading checks that the settings are that architecture's; a network built in
  * code under another name, or differing from its name's architecture, is stored with
- * {@code "custom": true} and rebuilt from its settings. Any other name, or a field this version
+ * {@code "custom": true} and rebuilt from its settings. A model trained on a feature subset lists
+ * its LETOR feature ids (1-based, ascending, one per network input) in {@code "inputFeatures"};
+ * files without it read every column, as before. It sits in "architecture" so that a version that
+ * cannot select columns refuses the file rather than scoring the wrong ones. Any other name, or a field this version
  * does not know (a newer file), is refused: the model would not score as it was trained to.
  */
 public final class ModelFile {
@@ -58,7 +63,8 @@ public final class ModelFile {
 
     /** The fields of "architecture" this version reads; any other is from a newer file. */
     private static final Set<String> ARCHITECTURE_FIELDS = Set.of("name", "custom", "inputWidth", "hiddenWidths",
-            "activation", "batchNorm", "inputBatchNorm", "batchNormMomentum", "lastActivated", "outputWidth", "init", "seed");
+            "activation", "batchNorm", "inputBatchNorm", "batchNormMomentum", "lastActivated", "outputWidth", "init", "seed",
+            "inputFeatures");
 
     private ModelFile() {
     }
@@ -79,7 +85,15 @@ public final class ModelFile {
         root.put("format", FORMAT);
         root.put("version", VERSION);
         root.put("library", LibraryVersion.get());
-        root.put("architecture", architecture(model.architecture(), model.network().spec()));
+        Map<String, Object> architecture = architecture(model.architecture(), model.network().spec());
+        if (!model.inputs().isAll()) {
+            List<Object> ids = new ArrayList<>();
+            for (int id : model.inputs().ids()) {
+                ids.add(id);
+            }
+            architecture.put("inputFeatures", ids);
+        }
+        root.put("architecture", architecture);
         root.put("normalization", normalization(model.normalization()));
         root.put("parameters", tensors(model.network().namedParameters().entrySet().stream()
                 .collect(LinkedHashMap::new, (m, e) -> m.put(e.getKey(), e.getValue().value()), Map::putAll)));
@@ -155,7 +169,7 @@ public final class ModelFile {
             }
         }
         network.loadState(state);
-        RankingModel model = RankingModel.of(string(arch, "name"), network, norm);
+        RankingModel model = RankingModel.of(string(arch, "name"), network, norm, inputs(arch, spec.inputWidth()));
         Object info = root.get("info");
         if (info instanceof Map<?, ?> m) {
             model.info().putAll((Map<String, Object>) m);
@@ -254,6 +268,33 @@ public final class ModelFile {
         a.put("init", s.init().name());
         a.put("seed", s.seed());
         return a;
+    }
+
+    /** The "inputFeatures" of a subset model, or every column when absent (files before subsets). */
+    private static FeatureSubset inputs(Map<String, Object> arch, int inputWidth) {
+        if (!arch.containsKey("inputFeatures")) {
+            return FeatureSubset.all(inputWidth);
+        }
+        List<Object> list = list(arch, "inputFeatures");
+        int[] ids = new int[list.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = asInt(list.get(i), "inputFeatures");
+            if (i > 0 && ids[i] <= ids[i - 1]) {
+                throw new IllegalArgumentException("\"inputFeatures\" is not ascending at " + ids[i - 1] + ", " + ids[i]
+                        + " (each network input reads the next listed column)");
+            }
+        }
+        FeatureSubset subset;
+        try {
+            subset = FeatureSubset.of(ids);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("\"inputFeatures\": " + e.getMessage(), e);
+        }
+        if (subset.size() != inputWidth) {
+            throw new IllegalArgumentException("\"inputFeatures\" lists " + subset.size() + " features, the network takes "
+                    + inputWidth);
+        }
+        return subset;
     }
 
     private static Map<String, Object> activation(Activation f) {

@@ -8,12 +8,14 @@ import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.data.Dataset;
+import rankgrad.ltr.data.FeatureSubset;
 import rankgrad.ltr.data.Normalization;
 
 /**
- * A scoring function s = f(normalize(x)) for the documents of a query: a network
- * ({@link Mlp}, described by its {@link Mlp.Spec}) and the feature normalization it was trained
- * with. Training code uses {@link #forward} on features that are already normalized
+ * A scoring function s = f(normalize(select(x))) for the documents of a query: a network
+ * ({@link Mlp}, described by its {@link Mlp.Spec}), the feature normalization it was trained
+ * with, and the raw feature columns it reads ({@link FeatureSubset}; every column unless trained
+ * on a subset). Training code uses {@link #forward} on features that are already normalized
  * ({@link #normalize}); scoring goes through {@link #scorer()}, which applies the normalization
  * itself.
  *
@@ -25,23 +27,42 @@ public final class RankingModel {
     private final String architecture;
     private final Mlp network;
     private final Normalization normalization;
+    private final FeatureSubset inputs;
     private final Map<String, Object> info = new LinkedHashMap<>();
 
-    private RankingModel(String architecture, Mlp network, Normalization normalization) {
+    private RankingModel(String architecture, Mlp network, Normalization normalization, FeatureSubset inputs) {
         this.architecture = Objects.requireNonNull(architecture);
         this.network = network;
         this.normalization = Objects.requireNonNull(normalization);
+        this.inputs = Objects.requireNonNull(inputs);
+        if (inputs.size() != network.spec().inputWidth()) {
+            throw new IllegalArgumentException("the feature subset " + inputs + " has " + inputs.size()
+                    + " features but the network takes " + network.spec().inputWidth());
+        }
     }
 
     /** A fresh model of a named architecture ({@link Architectures}) over {@code features} inputs. */
     public static RankingModel create(String architecture, int features, Normalization normalization, long seed) {
-        return new RankingModel(Architectures.canonical(architecture), Mlp.create(Architectures.spec(architecture, features,
-                seed)), normalization);
+        return create(architecture, FeatureSubset.all(features), normalization, seed);
     }
 
-    /** A model around an existing network (for model files and custom networks). */
+    /**
+     * A fresh model of a named architecture that reads only the columns of {@code inputs}; its
+     * normalization must be fitted on those columns ({@code inputs.apply(data)}).
+     */
+    public static RankingModel create(String architecture, FeatureSubset inputs, Normalization normalization, long seed) {
+        return new RankingModel(Architectures.canonical(architecture), Mlp.create(Architectures.spec(architecture,
+                inputs.size(), seed)), normalization, inputs);
+    }
+
+    /** A model around an existing network (for model files and custom networks), reading every column. */
     public static RankingModel of(String architecture, Mlp network, Normalization normalization) {
-        return new RankingModel(architecture, network, normalization);
+        return of(architecture, network, normalization, FeatureSubset.all(network.spec().inputWidth()));
+    }
+
+    /** A model around an existing network that reads the columns of {@code inputs} (one per network input). */
+    public static RankingModel of(String architecture, Mlp network, Normalization normalization, FeatureSubset inputs) {
+        return new RankingModel(architecture, network, normalization, inputs);
     }
 
     /** The architecture's name, e.g. "R4.L". */
@@ -57,9 +78,17 @@ public final class RankingModel {
         return normalization;
     }
 
-    /** Input features the model expects. */
+    /**
+     * Raw features a row must have: the network's input width, or with a subset its highest
+     * feature id (rows may then be wider).
+     */
     public int features() {
-        return network.spec().inputWidth();
+        return inputs.width();
+    }
+
+    /** The raw feature columns the network reads, in order ({@link FeatureSubset#isAll()} without a subset). */
+    public FeatureSubset inputs() {
+        return inputs;
     }
 
     /**
@@ -70,10 +99,10 @@ public final class RankingModel {
         return info;
     }
 
-    /** Applies the model's normalization to every query of {@code data}. */
+    /** Selects the model's feature columns of raw {@code data} and applies its normalization to every query. */
     public Dataset normalize(Dataset data) {
-        checkFeatures(data.features(), data.name());
-        return normalization.apply(data);
+        checkFeatures(inputs, data.features(), data.name());
+        return normalization.apply(inputs.apply(data));
     }
 
     /** Scores for an N x features matrix of normalized features, as a length-N vector. */
@@ -87,7 +116,7 @@ public final class RankingModel {
      * and normalization: it scores raw feature rows in evaluation mode without touching this model.
      */
     public Scorer scorer() {
-        return new Scorer(network, normalization);
+        return new Scorer(network, normalization, inputs);
     }
 
     /** Training mode: batch normalization uses and updates batch statistics. */
@@ -100,10 +129,15 @@ public final class RankingModel {
         network.setTraining(false);
     }
 
-    private void checkFeatures(int given, String what) {
-        if (given != features()) {
-            throw new IllegalArgumentException(what + " has " + given + " features but the model expects " + features()
-                    + " (read LETOR files with at least the model's feature count)");
+    /**
+     * Refuses raw data of the wrong width: without a subset exactly the network's width, with one
+     * at least its highest id.
+     */
+    static void checkFeatures(FeatureSubset inputs, int given, String what) {
+        if (inputs.isAll() ? given != inputs.width() : given < inputs.width()) {
+            throw new IllegalArgumentException(what + " has " + given + " features but the model expects "
+                    + (inputs.isAll() ? "" : "at least ") + inputs.width() + " (read LETOR files with at least the model's"
+                    + " feature count)");
         }
     }
 }

@@ -7,13 +7,16 @@ import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.data.Dataset;
+import rankgrad.ltr.data.FeatureSubset;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.data.Query;
 
 /**
- * Scores documents with a snapshot of a trained {@link RankingModel}: s = f(normalize(x)), the
- * network in evaluation mode (batch normalization uses its running statistics), no graph recorded.
- * Made by {@link RankingModel#scorer()}.
+ * Scores documents with a snapshot of a trained {@link RankingModel}: s = f(normalize(select(x))),
+ * the model's feature columns selected from raw rows ({@link FeatureSubset}), the network in
+ * evaluation mode (batch normalization uses its running statistics), no graph recorded. Made by
+ * {@link RankingModel#scorer()}. A model trained on a subset scores full-width rows: the scorer
+ * picks its columns.
  *
  * <p>Immutable and thread-safe: the scorer owns a private copy of the network, switched to
  * evaluation mode once when it is made and never written afterwards (an evaluation-mode forward
@@ -34,18 +37,28 @@ public final class Scorer {
 
     private final Mlp network;
     private final Normalization normalization;
+    private final FeatureSubset inputs;
 
-    Scorer(Mlp source, Normalization normalization) {
+    Scorer(Mlp source, Normalization normalization, FeatureSubset inputs) {
         this.network = Mlp.create(source.spec());
         Map<String, Tensor> state = source.state();
         network.loadState(state);
         network.setTraining(false);
         this.normalization = Objects.requireNonNull(normalization);
+        this.inputs = Objects.requireNonNull(inputs);
     }
 
-    /** Input features the scorer expects per document. */
+    /**
+     * Raw features the scorer expects per document: the network's input width, or with a subset
+     * its highest feature id (datasets and queries may then be wider).
+     */
     public int features() {
-        return network.spec().inputWidth();
+        return inputs.width();
+    }
+
+    /** The raw feature columns the network reads. */
+    public FeatureSubset inputs() {
+        return inputs;
     }
 
     /** The normalization applied to raw features before the network. */
@@ -67,8 +80,8 @@ public final class Scorer {
 
     /** The scores of one query's documents (raw features; its labels are not used). */
     public float[] score(Query query) {
-        checkFeatures(query.features(), "query " + query.qid());
-        Query q = normalization.apply(query);
+        RankingModel.checkFeatures(inputs, query.features(), "query " + query.qid());
+        Query q = normalization.apply(inputs.apply(query));
         float[] out = forward(Tensor.of(q.x(), q.docs(), q.features()));
         requireFinite(out, 0, out.length, query);
         return out;
@@ -76,16 +89,19 @@ public final class Scorer {
 
     /** The scores of every document of raw data, queries in order. */
     public float[] score(Dataset raw) {
-        checkFeatures(raw.features(), raw.name());
-        return scoreNormalized(normalization.apply(raw));
+        RankingModel.checkFeatures(inputs, raw.features(), raw.name());
+        return scoreNormalized(normalization.apply(inputs.apply(raw)));
     }
 
     /**
-     * The scores of every document of data already normalized with this scorer's normalization
+     * The scores of every document of data already selected and normalized as this scorer does
      * ({@link RankingModel#normalize}), queries in order: for loops that score the same data often.
      */
     public float[] scoreNormalized(Dataset normalized) {
-        checkFeatures(normalized.features(), normalized.name());
+        if (normalized.features() != network.spec().inputWidth()) {
+            throw new IllegalArgumentException(normalized.name() + " has " + normalized.features() + " normalized features"
+                    + " but the network takes " + network.spec().inputWidth());
+        }
         float[] out = new float[Math.toIntExact(normalized.documents())];
         int at = 0;
         for (int from = 0; from < normalized.size(); from += CHUNK_QUERIES) {
@@ -120,13 +136,6 @@ public final class Scorer {
             if (!Float.isFinite(scores[from + i])) {
                 throw new NonFiniteScoreException(query.qid(), i, scores[from + i]);
             }
-        }
-    }
-
-    private void checkFeatures(int given, String what) {
-        if (given != features()) {
-            throw new IllegalArgumentException(what + " has " + given + " features but the model expects " + features()
-                    + " (read LETOR files with at least the model's feature count)");
         }
     }
 }

@@ -39,12 +39,19 @@ public final class SolrExport {
         AtomicWrite.writeString(file, Json.write(toMap(model, name, featureNames)));
     }
 
-    /** The Solr model as JSON values; {@code featureNames} are the Solr feature-store names, in feature order. */
+    /**
+     * The Solr model as JSON values; {@code featureNames} are the Solr feature-store names of the
+     * raw features 1..{@link RankingModel#features()}, in feature order. A model trained on a
+     * feature subset lists only its features (Solr feeds a model the features it names, so the
+     * subset needs no other step).
+     */
     public static Map<String, Object> toMap(RankingModel model, String name, List<String> featureNames) {
-        int d = model.features();
-        if (featureNames.size() != d) {
-            throw new IllegalArgumentException("the model has " + d + " features but " + featureNames.size() + " names were given");
+        if (featureNames.size() != model.features()) {
+            throw new IllegalArgumentException("the model reads " + model.features() + " features but " + featureNames.size()
+                    + " names were given");
         }
+        int[] ids = model.inputs().ids();
+        int d = ids.length;
         Normalization norm = model.normalization();
         if (norm instanceof Normalization.QueryZScore) {
             throw new IllegalArgumentException("cannot export to Solr: the model uses query-level z-score normalization, which"
@@ -55,7 +62,7 @@ public final class SolrExport {
         List<Object> features = new ArrayList<>();
         for (int f = 0; f < d; f++) {
             Map<String, Object> feat = new LinkedHashMap<>();
-            feat.put("name", featureNames.get(f));
+            feat.put("name", featureNames.get(ids[f] - 1));
             if (norm instanceof Normalization.Standardization s) {
                 Map<String, Object> params = new LinkedHashMap<>();
                 boolean constant = s.std()[f] == 0f;

@@ -25,7 +25,9 @@ import rankgrad.ltr.model.RankingModel;
  * values, with their sizes), never by file names or sizes alone; the settings by their values
  * (library version, network and initial-weight seed, normalization with its fitted statistics,
  * loss, optimizer, epochs, learning rate, L2, batch size, seed, patience, selection metric and its
- * conventions). The worker thread count is not part of it: results do not depend on it.
+ * conventions); a feature subset ({@link RankingModel#inputs()}) and how the data were split
+ * (the model's {@code info().get("data")}, set by whoever split them) where there are any. The
+ * worker thread count is not part of it: results do not depend on it.
  *
  * <p>A checkpoint stores its run's fingerprint, and {@link Trainer} resumes it only for an equal
  * one; {@link #differences} says what differs otherwise.
@@ -50,7 +52,13 @@ public record RunFingerprint(Map<String, String> entries) {
         e.put("training data", describe(train));
         e.put("validation data", describe(valid));
         e.put("test data", test == null ? "none" : describe(test));
+        if (model.info().get("data") != null) {
+            e.put("data split", model.info().get("data").toString());
+        }
         e.put("model", model.architecture() + " " + describe(model.network().spec()));
+        if (!model.inputs().isAll()) {
+            e.put("feature subset", model.inputs().toString());
+        }
         e.put("normalization", describe(model.normalization()));
         e.put("loss", loss.name());
         e.put("optimizer", config.optimizer().label());
