@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import rankgrad.ltr.Ranking;
 import rankgrad.ltr.data.LetorReader;
+import rankgrad.ltr.eval.DocIds;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.NonFiniteScoreException;
@@ -79,7 +80,7 @@ final class PredictCommand implements Callable<Integer> {
                 w.write("qid\tdocid\trank\tscore\n");
             }
             LetorReader.streamWithComments(data, m.features(), (q, comments) -> {
-                String[] names = ids.names(data, q, comments);
+                String[] names = ids.names(data, q.qid(), comments);
                 float[] s;
                 try {
                     s = m.score(q);
