@@ -38,11 +38,13 @@ final class ComparisonTable {
     record Cell(double mean, double halfWidth, int queries, double pVsBest, boolean best, boolean worse) {
     }
 
+    private final String rowHeader;
     private final List<String> rows;
     private final List<String> columns;
     private final Cell[][] cells;
 
-    private ComparisonTable(List<String> rows, List<String> columns, Cell[][] cells) {
+    private ComparisonTable(String rowHeader, List<String> rows, List<String> columns, Cell[][] cells) {
+        this.rowHeader = rowHeader;
         this.rows = rows;
         this.columns = columns;
         this.cells = cells;
@@ -53,6 +55,11 @@ final class ComparisonTable {
      * hold the same queries, in the same order, for a column.
      */
     static ComparisonTable of(List<String> rows, List<String> columns, double[][][] perQuery) {
+        return of("loss", rows, columns, perQuery);
+    }
+
+    /** {@link #of(List, List, double[][][])} with {@code rowHeader} heading the first column (and the CSV's). */
+    static ComparisonTable of(String rowHeader, List<String> rows, List<String> columns, double[][][] perQuery) {
         if (rows.isEmpty() || columns.isEmpty()) {
             throw new IllegalArgumentException("a comparison needs at least one row and one column");
         }
@@ -78,7 +85,7 @@ final class ComparisonTable {
                         mean < bestMean && p < ALPHA);
             }
         }
-        return new ComparisonTable(List.copyOf(rows), List.copyOf(columns), cells);
+        return new ComparisonTable(rowHeader, List.copyOf(rows), List.copyOf(columns), cells);
     }
 
     /** The column's values of every row, restricted to the queries no row excludes. */
@@ -141,13 +148,13 @@ final class ComparisonTable {
     }
 
     /**
-     * A Markdown table, one row per loss: {@code mean ± half-width}, bold where the mean is the
+     * A Markdown table, one row per ranker (loss, network x loss, run): {@code mean ± half-width}, bold where the mean is the
      * column's best, {@value #WORSE} after it where significantly worse. Cells are padded so the
      * table also reads as plain text.
      */
     String markdown() {
         String[][] text = new String[rows.size() + 1][columns.size() + 1];
-        text[0][0] = "loss";
+        text[0][0] = rowHeader;
         for (int c = 0; c < columns.size(); c++) {
             text[0][c + 1] = columns.get(c);
         }
@@ -197,7 +204,7 @@ final class ComparisonTable {
      * (the best row's p-value, a single query's interval) is written as an empty field.
      */
     String csv() {
-        StringBuilder sb = new StringBuilder("loss,metric,mean,ci95,p_vs_best,worse_than_best\n");
+        StringBuilder sb = new StringBuilder(rowHeader + ",metric,mean,ci95,p_vs_best,worse_than_best\n");
         for (int r = 0; r < rows.size(); r++) {
             for (int c = 0; c < columns.size(); c++) {
                 Cell cell = cells[r][c];

@@ -43,6 +43,9 @@ final class PredictCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, description = "output file, written atomically (.gz compresses)")
     Path out;
 
+    @CommandLine.Mixin
+    LetorInputOptions input;
+
     @Option(names = "--format", defaultValue = "tsv", description = "output format: ${COMPLETION-CANDIDATES}")
     Format format;
 
@@ -79,7 +82,7 @@ final class PredictCommand implements Callable<Integer> {
             if (format == Format.tsv) {
                 w.write("qid\tdocid\trank\tscore\n");
             }
-            LetorReader.streamWithComments(data, m.features(), (q, comments) -> {
+            LetorReader.streamWithComments(data, m.features(), input.options(), (q, comments) -> {
                 String[] names = ids.names(data, q.qid(), comments);
                 float[] s;
                 try {

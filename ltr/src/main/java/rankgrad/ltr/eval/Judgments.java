@@ -31,6 +31,14 @@ public record Judgments(String source, Map<String, Map<String, Float>> queries) 
      * than guessed at). A document judged twice in one query is an error.
      */
     public static Judgments readQrels(Path file) throws IOException {
+        return readQrels(file, Double.POSITIVE_INFINITY);
+    }
+
+    /**
+     * {@link #readQrels(Path)}, refusing grades above {@code ymax} (ERR's grade scale maximum)
+     * with file and line.
+     */
+    public static Judgments readQrels(Path file, double ymax) throws IOException {
         String name = file.toString();
         Map<String, Map<String, Float>> queries = new LinkedHashMap<>();
         long lineNumber = 0;
@@ -55,6 +63,10 @@ public record Judgments(String source, Map<String, Map<String, Float>> queries) 
                 if (!(grade >= 0) || grade > LetorReader.MAX_GRADE || f[3].chars().anyMatch(Character::isLetter)) {
                     throw new EvalInputException(name, lineNumber, "grade '" + f[3] + "' must be a number from 0 to "
                             + (int) LetorReader.MAX_GRADE);
+                }
+                if (grade > ymax) {
+                    throw new EvalInputException(name, lineNumber, "grade " + f[3] + " exceeds the grade scale maximum ymax = "
+                            + ymax + " that ERR needs; set --ymax to the largest grade");
                 }
                 if (queries.computeIfAbsent(f[0], q -> new LinkedHashMap<>()).put(f[2], grade) != null) {
                     throw new EvalInputException(name, lineNumber, "document " + f[2] + " is judged twice in query " + f[0]);
