@@ -42,6 +42,8 @@ final class ComparisonTable {
     private final List<String> rows;
     private final List<String> columns;
     private final Cell[][] cells;
+    /** Per row, the seconds its runs took, or null for no seconds column. */
+    private double[] seconds;
 
     private ComparisonTable(String rowHeader, List<String> rows, List<String> columns, Cell[][] cells) {
         this.rowHeader = rowHeader;
@@ -124,6 +126,15 @@ final class ComparisonTable {
         return out;
     }
 
+    /** Adds a last column with each row's seconds (the wall time of its training runs). */
+    ComparisonTable withSeconds(double[] perRow) {
+        if (perRow.length != rows.size()) {
+            throw new IllegalArgumentException(perRow.length + " times for " + rows.size() + " rows");
+        }
+        seconds = perRow.clone();
+        return this;
+    }
+
     Cell cell(int row, int column) {
         return cells[row][column];
     }
@@ -153,10 +164,17 @@ final class ComparisonTable {
      * table also reads as plain text.
      */
     String markdown() {
-        String[][] text = new String[rows.size() + 1][columns.size() + 1];
+        int extra = seconds == null ? 0 : 1;
+        String[][] text = new String[rows.size() + 1][columns.size() + 1 + extra];
         text[0][0] = rowHeader;
         for (int c = 0; c < columns.size(); c++) {
             text[0][c + 1] = columns.get(c);
+        }
+        if (seconds != null) {
+            text[0][columns.size() + 1] = "seconds";
+            for (int r = 0; r < rows.size(); r++) {
+                text[r + 1][columns.size() + 1] = String.format(Locale.ROOT, "%.1f", seconds[r]);
+            }
         }
         for (int r = 0; r < rows.size(); r++) {
             text[r + 1][0] = rows.get(r);
@@ -166,7 +184,7 @@ final class ComparisonTable {
                 text[r + 1][c + 1] = cell.best() ? "**" + v + "**" : cell.worse() ? v + " " + WORSE : v;
             }
         }
-        int[] width = new int[columns.size() + 1];
+        int[] width = new int[columns.size() + 1 + extra];
         for (String[] line : text) {
             for (int c = 0; c < line.length; c++) {
                 width[c] = Math.max(width[c], Math.max(4, line[c].length()));
@@ -204,13 +222,15 @@ final class ComparisonTable {
      * (the best row's p-value, a single query's interval) is written as an empty field.
      */
     String csv() {
-        StringBuilder sb = new StringBuilder(rowHeader + ",metric,mean,ci95,p_vs_best,worse_than_best\n");
+        StringBuilder sb = new StringBuilder(rowHeader + ",metric,mean,ci95,p_vs_best,worse_than_best"
+                + (seconds == null ? "" : ",seconds") + "\n");
         for (int r = 0; r < rows.size(); r++) {
             for (int c = 0; c < columns.size(); c++) {
                 Cell cell = cells[r][c];
                 sb.append(rows.get(r)).append(',').append(columns.get(c)).append(',').append(csvNumber("%.6f", cell.mean()))
                         .append(',').append(csvNumber("%.6f", cell.halfWidth())).append(',')
-                        .append(csvNumber("%.6g", cell.pVsBest())).append(',').append(cell.worse()).append('\n');
+                        .append(csvNumber("%.6g", cell.pVsBest())).append(',').append(cell.worse())
+                        .append(seconds == null ? "" : String.format(Locale.ROOT, ",%.3f", seconds[r])).append('\n');
             }
         }
         return sb.toString();
