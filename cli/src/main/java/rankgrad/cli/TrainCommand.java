@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import rankgrad.ltr.data.Dataset;
+import rankgrad.ltr.data.LetorOptions;
 import rankgrad.ltr.data.LetorReader;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.io.AtomicWrite;
@@ -75,9 +76,12 @@ final class TrainCommand implements Callable<Integer> {
 
     private int train(boolean gradientFree) throws Exception {
         PrintWriter o = spec.commandLine().getOut();
-        Dataset tr = LetorReader.read(train);
-        Dataset va = LetorReader.read(valid, tr.features());
-        Dataset te = test == null ? null : LetorReader.read(test, tr.features());
+        // An ERR selection metric needs every grade at most ymax: refused while reading, with file and line.
+        LetorOptions read = LetorInputOptions.needsYmax(List.of(training.selection()))
+                ? LetorOptions.DEFAULT.withYmax(training.ymax) : LetorOptions.DEFAULT;
+        Dataset tr = LetorReader.read(train, 0, read);
+        Dataset va = LetorReader.read(valid, tr.features(), read);
+        Dataset te = test == null ? null : LetorReader.read(test, tr.features(), read);
         if (va.features() != tr.features() || te != null && te.features() != tr.features()) {
             throw new IllegalArgumentException("the validation or test file has more features than the training file ("
                     + tr.features() + ")");

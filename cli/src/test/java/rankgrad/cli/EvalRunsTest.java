@@ -206,6 +206,10 @@ class EvalRunsTest {
                 "without ERR the grade scale does not matter");
         assertEquals(0, run("eval", "--model", model.toString(), "--data", data.toString(), "--metrics", "err@10", "--ymax",
                 "6").code());
+        Run train = run("train", "--train", data.toString(), "--valid", data.toString(), "--metric", "err@10", "--epochs",
+                "1", "--model", "linear", "--out", dir.resolve("t").toString());
+        assertEquals(1, train.code(), train.out());
+        assertTrue(train.err().contains(data + ":2:"), train.err());
     }
 
     static Stream<Arguments> badValues() {
