@@ -3,6 +3,7 @@ package rankgrad.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,12 +19,14 @@ import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.FeatureSubset;
 import rankgrad.ltr.data.Folds;
+import rankgrad.ltr.data.LetorOptions;
 import rankgrad.ltr.data.LetorReader;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.data.QuerySplit;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.loss.Losses;
 import rankgrad.ltr.metric.Metric;
+import rankgrad.ltr.model.Architectures;
 import rankgrad.ltr.model.RankingModel;
 import rankgrad.ltr.train.RunLock;
 import rankgrad.ltr.train.TrainingConfig;
@@ -35,11 +38,13 @@ import rankgrad.ltr.train.TrainingResult;
  * {@link ComparisonTable} (test queries of all folds pooled; folds hold distinct queries).
  */
 @Command(name = "compare", mixinStandardHelpOptions = true, showDefaultValues = true,
-        description = {"Train the same network (same seed) with each loss on each fold DIR/FoldK/{train,vali,test}.txt,"
+        description = {"Train the same network (same seed) with each loss (with --models: each network with each loss) on"
+                + " each fold DIR/FoldK/{train,vali,test}.txt (or the single split DIR/{train,vali,test}.txt),"
                 + " select the epoch on the validation --metric, and compare the losses on the pooled test queries: mean with 95%%"
                 + " confidence interval, the best per column in bold, " + ComparisonTable.WORSE + " on results significantly"
                 + " worse than the best (Wilcoxon signed-rank, p < 0.01).",
-            "Writes OUT/compare.md, OUT/compare.csv and OUT/FoldK/<loss>/ (model.json, metrics.csv, curves.png,"
+            "The table has a seconds column: each row's training time. Writes OUT/compare.md, OUT/compare.csv and"
+                + " OUT/FoldK/<loss>/ (OUT/FoldK/<network>/<loss>/ with --models) (model.json, metrics.csv, curves.png,"
                 + " checkpoint.json: a killed comparison resumes, a different one is refused). Exit code 1 when a run"
                 + " diverged (the table then uses its best epoch before and says so). The gradient-free spsa:F and fdsa are not supported here"
                 + " (use train).",
@@ -57,9 +62,13 @@ final class CompareCommand implements Callable<Integer> {
             + " or one LETOR file to split into --folds K")
     Path data;
 
-    @Option(names = "--folds", defaultValue = "1..5", description = "with a folder: the folds to run (1..5, 1,3 or 2);"
+    @Option(names = "--folds", defaultValue = "1..5", description = "with a folder: the folds to run (1..5, 1,3 or 2; without it every FoldK/ folder present, or the folder itself when it holds train.txt, vali.txt and test.txt);"
             + " with one file: the number K >= 3 of folds to split it into (1..5 then means 5)")
     String folds;
+
+    @Option(names = "--models", paramLabel = "NETS", description = "several networks, comma-separated (e.g."
+            + " linear,R4.L): the rows become network x loss (instead of --model's one network)")
+    String models;
 
     @Mixin
     FeatureOption featureOption;
@@ -84,30 +93,51 @@ final class CompareCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         training.validate();
         List<String> lossNames = parseLosses();
-        boolean oneFile = Files.isRegularFile(data);
-        int[] foldNumbers = oneFile ? foldsOfOneFile() : parseFolds();
+        List<String> networks = parseModels();
         List<Metric> columns = parseMetrics();
-        subset = featureOption.subset();
         OutputFolder.check(spec.commandLine(), "--out", out);
+        subset = featureOption.subset();
+        boolean oneFile = Files.isRegularFile(data);
+        List<Integer> foldNumbers = new ArrayList<>();
         List<FoldSource> files = new ArrayList<>();
-        if (!oneFile) {
-            for (int k : foldNumbers) {
+        LetorOptions read = readOptions(columns);
+        if (oneFile) {
+            for (int k : foldsOfOneFile()) {
+                foldNumbers.add(k);
+            }
+        } else if (spec.commandLine().getParseResult().hasMatchedOption("--folds")) {
+            for (int k : parseFolds()) {
+                foldNumbers.add(k);
                 Folds f = Folds.of(data, k);
-                files.add(() -> read(f));
+                files.add(() -> read(f, read));
+            }
+        } else if (Folds.isPlain(data)) {
+            foldNumbers.add(0);
+            Folds f = Folds.plain(data);
+            files.add(() -> read(f, read));
+        } else {
+            for (int k = 1; Files.isDirectory(data.resolve("Fold" + k)); k++) {
+                foldNumbers.add(k);
+                Folds f = Folds.of(data, k);
+                files.add(() -> read(f, read));
+            }
+            if (files.isEmpty()) {
+                throw new NoSuchFileException(data.toString(), null, "neither Fold1/ nor train.txt, vali.txt and test.txt"
+                        + " in the --data folder");
             }
         }
         training.applyThreads();
         try (RunLock lock = RunLock.acquire(out)) {
             if (oneFile) {
-                Dataset all = LetorReader.read(data);
+                Dataset all = LetorReader.read(data, 0, read);
                 featureOption.select(subset, all);
-                List<Dataset> parts = QuerySplit.parts(all, foldNumbers.length, training.seed);
-                for (int i = 0; i < foldNumbers.length; i++) {
+                List<Dataset> parts = QuerySplit.parts(all, foldNumbers.size(), training.seed);
+                for (int i = 0; i < foldNumbers.size(); i++) {
                     QuerySplit.Fold fold = QuerySplit.fold(parts, i);
                     files.add(() -> new Dataset[] {fold.train(), fold.valid(), fold.test()});
                 }
             }
-            return compare(lossNames, foldNumbers, files, columns, oneFile);
+            return compare(networks, lossNames, foldNumbers, files, columns, oneFile);
         }
     }
 
@@ -116,10 +146,17 @@ final class CompareCommand implements Callable<Integer> {
         Dataset[] load() throws IOException;
     }
 
-    private static Dataset[] read(Folds fold) throws IOException {
-        Dataset tr = LetorReader.read(fold.train());
-        Dataset va = LetorReader.read(fold.valid(), tr.features());
-        Dataset te = LetorReader.read(fold.test(), tr.features());
+    /** Reading options: an ERR column or selection metric needs every grade at most ymax, checked while reading. */
+    private LetorOptions readOptions(List<Metric> columns) {
+        List<Metric> needed = new ArrayList<>(columns);
+        needed.add(training.selection());
+        return LetorInputOptions.needsYmax(needed) ? LetorOptions.DEFAULT.withYmax(training.ymax) : LetorOptions.DEFAULT;
+    }
+
+    private static Dataset[] read(Folds fold, LetorOptions read) throws IOException {
+        Dataset tr = LetorReader.read(fold.train(), 0, read);
+        Dataset va = LetorReader.read(fold.valid(), tr.features(), read);
+        Dataset te = LetorReader.read(fold.test(), tr.features(), read);
         if (va.features() != tr.features() || te.features() != tr.features()) {
             throw new IllegalArgumentException(fold.valid() + " or " + fold.test() + " has more features than "
                     + fold.train() + " (" + tr.features() + ")");
@@ -127,35 +164,76 @@ final class CompareCommand implements Callable<Integer> {
         return new Dataset[] {tr, va, te};
     }
 
-    private int compare(List<String> lossNames, int[] foldNumbers, List<FoldSource> files, List<Metric> columns,
-            boolean oneFile) throws IOException {
-        String architecture = training.architecture();
+    /** The networks of the rows: --models, or --model's one network. */
+    private List<String> parseModels() {
+        if (models == null) {
+            return List.of(training.architecture());
+        }
+        if (spec.commandLine().getParseResult().hasMatchedOption("--model")) {
+            throw bad("give the network with --model or the networks with --models, not both");
+        }
+        List<String> out = new ArrayList<>();
+        for (String token : models.split(",")) {
+            if (token.isBlank()) {
+                continue;
+            }
+            String name;
+            try {
+                name = Architectures.canonical(token.strip());
+            } catch (IllegalArgumentException e) {
+                throw bad("--models: " + e.getMessage());
+            }
+            if (out.contains(name)) {
+                throw bad("--models: " + name + " is named twice");
+            }
+            out.add(name);
+        }
+        if (out.isEmpty()) {
+            throw bad("--models: no network in '" + models + "'");
+        }
+        return out;
+    }
+
+    private int compare(List<String> networks, List<String> lossNames, List<Integer> foldNumbers, List<FoldSource> files,
+            List<Metric> columns, boolean oneFile) throws IOException {
         TrainingConfig config = training.config();
         PrintWriter o = spec.commandLine().getOut();
+        List<String[]> runs = new ArrayList<>();
+        List<String> rowNames = new ArrayList<>();
+        for (String network : networks) {
+            for (String loss : lossNames) {
+                runs.add(new String[] {network, loss});
+                rowNames.add(models == null ? loss : network + " " + loss);
+            }
+        }
+        double[] seconds = new double[runs.size()];
         List<double[][][]> perFold = new ArrayList<>();
         int testQueries = 0;
         for (int f = 0; f < files.size(); f++) {
             String split = oneFile ? String.format(Locale.ROOT, "fold %d of %d by query, seed %d (validation: part %d)",
-                    f + 1, foldNumbers.length, config.seed(), (f + 1) % foldNumbers.length + 1) : null;
-            perFold.add(runFold(foldNumbers[f], files.get(f), lossNames, columns, architecture, config, o, split));
+                    f + 1, foldNumbers.size(), config.seed(), (f + 1) % foldNumbers.size() + 1) : null;
+            perFold.add(runFold(foldNumbers.get(f), files.get(f), runs, columns, config, o, seconds, split));
             testQueries += perFold.get(f)[0][0].length;
         }
         // Folds hold distinct queries, so pooling is concatenation, fold after fold.
-        double[][][] pooled = new double[lossNames.size()][columns.size()][];
-        for (int l = 0; l < lossNames.size(); l++) {
+        double[][][] pooled = new double[runs.size()][columns.size()][];
+        for (int l = 0; l < runs.size(); l++) {
             for (int c = 0; c < columns.size(); c++) {
                 int loss = l;
                 int column = c;
                 pooled[l][c] = perFold.stream().flatMapToDouble(v -> Arrays.stream(v[loss][column])).toArray();
             }
         }
-        ComparisonTable table = ComparisonTable.of(lossNames, columns.stream().map(Metric::toString).toList(), pooled);
-        String foldText = oneFile ? foldNumbers.length + " folds (split by query, seed " + config.seed() + ")"
-                : (foldNumbers.length == 1 ? "fold " : "folds ")
-                + Arrays.stream(foldNumbers).mapToObj(Integer::toString).collect(Collectors.joining(", "));
+        ComparisonTable table = ComparisonTable.of(models == null ? "loss" : "network loss", rowNames,
+                columns.stream().map(Metric::toString).toList(), pooled).withSeconds(seconds);
+        String foldText = oneFile ? foldNumbers.size() + " folds (split by query, seed " + config.seed() + ")"
+                : foldNumbers.equals(List.of(0)) ? "the single split" : (foldNumbers.size() == 1 ? "fold " : "folds ")
+                + foldNumbers.stream().map(Object::toString).collect(Collectors.joining(", "));
         String report = String.format(Locale.ROOT, "Test queries of %s of %s (%d in all, %s with a relevant document),"
-                + " model %s, %d epochs, seed %d, epoch selected on validation %s.%n%n%s%n%s%nconventions: %s%n", foldText,
-                data, testQueries, table.queries(), architecture, config.epochs(), config.seed(), config.selection(),
+                + " %s %s, normalization %s, %d epochs, seed %d, epoch selected on validation %s.%n%n%s%n%s Seconds: wall"
+                + " time of the row's training runs in this invocation (resumed epochs not counted).%nconventions: %s%n",
+                foldText, data, testQueries, table.queries(), networks.size() == 1 ? "model" : "models",
+                String.join(", ", networks), training.normalization, config.epochs(), config.seed(), config.selection(),
                 table.markdown(), ComparisonTable.legend(), config.conventions().describe());
         for (String d : diverged) {
             report += "diverged (its row uses the best epoch before): " + d + System.lineSeparator();
@@ -168,32 +246,40 @@ final class CompareCommand implements Callable<Integer> {
     }
 
     /**
-     * Trains every loss on one fold (same architecture and seed, so the same initial weights) and
-     * returns the test set's per-query values {@code [loss][metric][query]}.
+     * Trains every (network, loss) run on one fold (same seed, so each network starts from the same
+     * weights for every loss), adds each run's wall time to {@code seconds}, and returns the test
+     * set's per-query values {@code [run][metric][query]}. Fold 0 is a single split in --data itself.
      */
-    private double[][][] runFold(int k, FoldSource fold, List<String> lossNames, List<Metric> columns, String architecture,
-            TrainingConfig config, PrintWriter o, String split) throws IOException {
+    private double[][][] runFold(int k, FoldSource fold, List<String[]> runs, List<Metric> columns, TrainingConfig config,
+            PrintWriter o, double[] seconds, String split) throws IOException {
         Dataset[] data = fold.load();
         Dataset tr = data[0];
         Dataset va = data[1];
         Dataset te = data[2];
-        double[][][] values = new double[lossNames.size()][columns.size()][];
+        double[][][] values = new double[runs.size()][columns.size()][];
         Normalization normalization = Normalization.byName(training.normalization, featureOption.select(subset, tr));
-        for (int l = 0; l < lossNames.size(); l++) {
-            String loss = lossNames.get(l);
+        Path foldOut = k == 0 ? out : out.resolve("Fold" + k);
+        for (int l = 0; l < runs.size(); l++) {
+            String architecture = runs.get(l)[0];
+            String loss = runs.get(l)[1];
             RankingModel m = subset == null ? RankingModel.create(architecture, tr.features(), normalization, config.seed())
                     : RankingModel.create(architecture, subset, normalization, config.seed());
             if (split != null) {
                 m.info().put("data", split);
             }
-            o.printf(Locale.ROOT, "%n== fold %d, %s: %s (%d parameters), %d train / %d valid / %d test queries%n", k, loss,
-                    architecture, m.network().parameterCount(), tr.size(), va.size(), te.size());
-            TrainingRun.Outcome outcome = TrainingRun.execute(m, loss, config, tr, va, te,
-                    out.resolve("Fold" + k).resolve(folderName(loss)), new Progress(o, System.console() != null,
-                            config.epochs(), config.selection().toString()), training.fresh);
+            o.printf(Locale.ROOT, "%n== %s, %s: %s (%d parameters), %d train / %d valid / %d test queries%n",
+                    k == 0 ? "single split" : "fold " + k, loss, architecture, m.network().parameterCount(), tr.size(),
+                    va.size(), te.size());
+            Path runOut = models == null ? foldOut.resolve(folderName(loss))
+                    : foldOut.resolve(folderName(architecture)).resolve(folderName(loss));
+            long start = System.nanoTime();
+            TrainingRun.Outcome outcome = TrainingRun.execute(m, loss, config, tr, va, te, runOut, new Progress(o,
+                    System.console() != null, config.epochs(), config.selection().toString()), training.fresh);
+            seconds[l] += (System.nanoTime() - start) / 1e9;
             o.println(outcome.result().message());
             if (outcome.result().stop() == TrainingResult.Stop.DIVERGED) {
-                diverged.add("fold " + k + ", " + loss + ": " + outcome.result().message());
+                diverged.add((k == 0 ? "" : "fold " + k + ", ") + architecture + " " + loss + ": "
+                        + outcome.result().message());
             }
             float[] scores = m.scorer().score(te);
             QueryBatch batch = te.labelBatch(te.allQueries());

@@ -38,11 +38,15 @@ final class ComparisonTable {
     record Cell(double mean, double halfWidth, int queries, double pVsBest, boolean best, boolean worse) {
     }
 
+    private final String rowHeader;
     private final List<String> rows;
     private final List<String> columns;
     private final Cell[][] cells;
+    /** Per row, the seconds its runs took, or null for no seconds column. */
+    private double[] seconds;
 
-    private ComparisonTable(List<String> rows, List<String> columns, Cell[][] cells) {
+    private ComparisonTable(String rowHeader, List<String> rows, List<String> columns, Cell[][] cells) {
+        this.rowHeader = rowHeader;
         this.rows = rows;
         this.columns = columns;
         this.cells = cells;
@@ -53,6 +57,11 @@ final class ComparisonTable {
      * hold the same queries, in the same order, for a column.
      */
     static ComparisonTable of(List<String> rows, List<String> columns, double[][][] perQuery) {
+        return of("loss", rows, columns, perQuery);
+    }
+
+    /** {@link #of(List, List, double[][][])} with {@code rowHeader} heading the first column (and the CSV's). */
+    static ComparisonTable of(String rowHeader, List<String> rows, List<String> columns, double[][][] perQuery) {
         if (rows.isEmpty() || columns.isEmpty()) {
             throw new IllegalArgumentException("a comparison needs at least one row and one column");
         }
@@ -78,7 +87,7 @@ final class ComparisonTable {
                         mean < bestMean && p < ALPHA);
             }
         }
-        return new ComparisonTable(List.copyOf(rows), List.copyOf(columns), cells);
+        return new ComparisonTable(rowHeader, List.copyOf(rows), List.copyOf(columns), cells);
     }
 
     /** The column's values of every row, restricted to the queries no row excludes. */
@@ -117,6 +126,15 @@ final class ComparisonTable {
         return out;
     }
 
+    /** Adds a last column with each row's seconds (the wall time of its training runs). */
+    ComparisonTable withSeconds(double[] perRow) {
+        if (perRow.length != rows.size()) {
+            throw new IllegalArgumentException(perRow.length + " times for " + rows.size() + " rows");
+        }
+        seconds = perRow.clone();
+        return this;
+    }
+
     Cell cell(int row, int column) {
         return cells[row][column];
     }
@@ -141,15 +159,22 @@ final class ComparisonTable {
     }
 
     /**
-     * A Markdown table, one row per loss: {@code mean ± half-width}, bold where the mean is the
+     * A Markdown table, one row per ranker (loss, network x loss, run): {@code mean ± half-width}, bold where the mean is the
      * column's best, {@value #WORSE} after it where significantly worse. Cells are padded so the
      * table also reads as plain text.
      */
     String markdown() {
-        String[][] text = new String[rows.size() + 1][columns.size() + 1];
-        text[0][0] = "loss";
+        int extra = seconds == null ? 0 : 1;
+        String[][] text = new String[rows.size() + 1][columns.size() + 1 + extra];
+        text[0][0] = rowHeader;
         for (int c = 0; c < columns.size(); c++) {
             text[0][c + 1] = columns.get(c);
+        }
+        if (seconds != null) {
+            text[0][columns.size() + 1] = "seconds";
+            for (int r = 0; r < rows.size(); r++) {
+                text[r + 1][columns.size() + 1] = String.format(Locale.ROOT, "%.1f", seconds[r]);
+            }
         }
         for (int r = 0; r < rows.size(); r++) {
             text[r + 1][0] = rows.get(r);
@@ -159,7 +184,7 @@ final class ComparisonTable {
                 text[r + 1][c + 1] = cell.best() ? "**" + v + "**" : cell.worse() ? v + " " + WORSE : v;
             }
         }
-        int[] width = new int[columns.size() + 1];
+        int[] width = new int[columns.size() + 1 + extra];
         for (String[] line : text) {
             for (int c = 0; c < line.length; c++) {
                 width[c] = Math.max(width[c], Math.max(4, line[c].length()));
@@ -197,13 +222,15 @@ final class ComparisonTable {
      * (the best row's p-value, a single query's interval) is written as an empty field.
      */
     String csv() {
-        StringBuilder sb = new StringBuilder("loss,metric,mean,ci95,p_vs_best,worse_than_best\n");
+        StringBuilder sb = new StringBuilder(rowHeader + ",metric,mean,ci95,p_vs_best,worse_than_best"
+                + (seconds == null ? "" : ",seconds") + "\n");
         for (int r = 0; r < rows.size(); r++) {
             for (int c = 0; c < columns.size(); c++) {
                 Cell cell = cells[r][c];
                 sb.append(rows.get(r)).append(',').append(columns.get(c)).append(',').append(csvNumber("%.6f", cell.mean()))
                         .append(',').append(csvNumber("%.6f", cell.halfWidth())).append(',')
-                        .append(csvNumber("%.6g", cell.pVsBest())).append(',').append(cell.worse()).append('\n');
+                        .append(csvNumber("%.6g", cell.pVsBest())).append(',').append(cell.worse())
+                        .append(seconds == null ? "" : String.format(Locale.ROOT, ",%.3f", seconds[r])).append('\n');
             }
         }
         return sb.toString();

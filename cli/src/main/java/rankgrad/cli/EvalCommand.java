@@ -4,52 +4,92 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.data.Dataset;
+import rankgrad.ltr.data.LetorOptions;
 import rankgrad.ltr.data.LetorReader;
+import rankgrad.ltr.eval.DocIds;
+import rankgrad.ltr.eval.Judgments;
+import rankgrad.ltr.eval.Run;
+import rankgrad.ltr.eval.RunEvaluation;
+import rankgrad.ltr.eval.TieOrder;
+import rankgrad.ltr.metric.Gain;
 import rankgrad.ltr.metric.Metric;
 import rankgrad.ltr.metric.MetricConventions;
 import rankgrad.ltr.metric.NoRelevantPolicy;
-import rankgrad.ltr.metric.Ties;
-import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.NonFiniteScoreException;
-import rankgrad.ltr.model.RankingModel;
+import rankgrad.ltr.model.ModelFile;
+import rankgrad.ltr.model.Scorer;
 
-/** {@code rankgrad eval}: exact metrics of a model on a LETOR file. */
+/**
+ * {@code rankgrad eval}: exact metrics of a rankgrad model, of another system's run or TSV, or of a
+ * file of one score per data line, against the grades of a LETOR file or TREC qrels. Every input is
+ * turned into a {@link Run} and matched by {@link RunEvaluation}, so a model and the TSV that
+ * {@code predict} writes from it give the same numbers; several inputs give {@link ComparisonTable}.
+ */
 @Command(name = "eval", mixinStandardHelpOptions = true, showDefaultValues = true,
-        description = "Evaluate a model with exact IR metrics; the report names its conventions.")
+        description = {"Evaluate rankers with exact IR metrics; the report names its conventions.",
+            "Inputs (any number, each a row of a comparison table when more than one): --model (a rankgrad model scored"
+                + " on --data), --run (a TREC run 'qid Q0 docid rank score tag' or a TSV 'qid docid score' /"
+                + " 'qid docid rank score', e.g. from predict), --scores (one score per line in --data's document order, as"
+                + " LightGBM and XGBoost predict).",
+            "Grades: --data (a LETOR file; documents named by their 'docid = ...' comments, or by their 0-based position in"
+                + " the query when the file has none) or --qrels (TREC qrels 'qid 0 docid grade'). Documents scored but not"
+                + " judged count as grade 0; judged documents not scored are ranked below every scored one of their query,"
+                + " the less relevant first; both are counted in the report."})
 final class EvalCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--model", required = true, description = "model file (model.json)")
-    Path model;
+    @Option(names = "--model", description = "rankgrad model file (model.json), scored on --data; repeatable")
+    List<Path> models = new ArrayList<>();
 
-    @Option(names = "--data", required = true, description = "LETOR/SVMlight file")
+    @Option(names = "--run", paramLabel = "FILE", description = "TREC run or TSV of another system; repeatable")
+    List<Path> runs = new ArrayList<>();
+
+    @Option(names = "--scores", paramLabel = "FILE", description = "one score per line, in --data's document order;"
+            + " repeatable")
+    List<Path> scores = new ArrayList<>();
+
+    @Option(names = "--data", description = "LETOR/SVMlight file: the grades (and the features for --model)")
     Path data;
 
+    @Option(names = "--qrels", paramLabel = "FILE", description = "TREC qrels 'qid 0 docid grade': the grades, instead"
+            + " of --data")
+    Path qrels;
+
+    @Mixin
+    LetorInputOptions input;
+
     @Option(names = "--metrics", defaultValue = "ndcg@1,3,5,10,20,map@10,err@10",
-            description = "metrics; a bare cutoff repeats the metric before it")
+            description = "metrics; a bare cutoff repeats the metric before it; trec_eval's names (ndcg_cut.10, map_cut.10,"
+                    + " P.5, recip_rank, map, ndcg) are accepted")
     String metrics;
 
-    @Option(names = "--per-query", description = "also print each query's values")
+    @Option(names = "--per-query", description = "also print each query's values (one input only)")
     boolean perQuery;
 
     @Option(names = "--no-relevant", defaultValue = "EXCLUDE",
-            description = "queries without a relevant document: ${COMPLETION-CANDIDATES}")
+            description = "queries without a relevant document: ${COMPLETION-CANDIDATES} (trec_eval: zero)")
     NoRelevantPolicy noRelevant;
 
-    @Option(names = "--ties", defaultValue = "STABLE", description = "tied scores: ${COMPLETION-CANDIDATES}")
-    Ties ties;
+    @Option(names = "--ties", defaultValue = "STABLE", description = "tied scores: ${COMPLETION-CANDIDATES} (stable: the"
+            + " input's order; trec_eval: document id descending, as trec_eval 10.0 sorts)")
+    TieOrder ties;
+
+    @Option(names = "--gain", defaultValue = "EXPONENTIAL", description = "DCG's gain: ${COMPLETION-CANDIDATES}"
+            + " (exponential: 2^y - 1, LightGBM's; linear: y, trec_eval's)")
+    Gain gain;
 
     @Option(names = "--ymax", defaultValue = "4", description = "the grade scale's maximum, for ERR and nERR:"
-            + " R(y) = (2^y - 1) / 2^ymax")
+            + " R(y) = (2^y - 1) / 2^ymax; with ERR, a grade above it is an error while reading")
     double ymax;
 
     @Override
@@ -58,41 +98,122 @@ final class EvalCommand implements Callable<Integer> {
         try {
             list = MetricList.parse(metrics);
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--metrics: " + e.getMessage());
+            throw bad("--metrics: " + e.getMessage());
         }
         if (!(ymax > 0) || !Double.isFinite(ymax)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--ymax must be a finite number > 0, got " + ymax);
+            throw bad("--ymax must be a finite number > 0, got " + ymax);
         }
-        RankingModel m = ModelFile.read(model);
-        Dataset d = LetorReader.read(data, m.features());
-        float[] scores;
-        try {
-            scores = m.scorer().score(d);
-        } catch (NonFiniteScoreException e) {
-            throw new IOException(model + " on " + data + ": " + e.getMessage(), e);
+        int inputs = models.size() + runs.size() + scores.size();
+        if (inputs == 0) {
+            throw bad("nothing to evaluate: give --model, --run or --scores");
         }
-        QueryBatch batch = d.labelBatch(d.allQueries());
-        MetricConventions conv = MetricConventions.defaults().withTies(ties).withNoRelevant(noRelevant).withYmax(ymax);
+        if ((data == null) == (qrels == null)) {
+            throw bad("give the grades with exactly one of --data (LETOR) and --qrels (TREC qrels)");
+        }
+        if (data == null && !(models.isEmpty() && scores.isEmpty())) {
+            throw bad((models.isEmpty() ? "--scores" : "--model") + " needs --data (its documents are those of the data)");
+        }
+        if (qrels != null && input.groups != null) {
+            throw bad("--groups applies to --data only");
+        }
+        if (perQuery && inputs > 1) {
+            throw bad("--per-query prints one input's values; give one --model, --run or --scores");
+        }
+        List<Path> all = new ArrayList<>(models);
+        all.addAll(runs);
+        all.addAll(scores);
+        if (all.stream().map(Path::toString).distinct().count() < all.size()) {
+            throw bad("an input is given twice: " + all);
+        }
+        MetricConventions conv = MetricConventions.defaults().withNoRelevant(noRelevant).withYmax(ymax).withGain(gain);
+        LetorOptions read = input.options(list, ymax);
+        Judgments judgments = data != null ? Judgments.readLetor(data, read, new DocIds(null))
+                : Judgments.readQrels(qrels, LetorInputOptions.needsYmax(list) ? ymax : Double.POSITIVE_INFINITY);
+        Map<String, Run> named = new LinkedHashMap<>();
+        for (Path m : models) {
+            add(named, m.toString(), modelRun(m, read));
+        }
+        for (Path r : runs) {
+            add(named, r.toString(), Run.read(r));
+        }
+        for (Path s : scores) {
+            add(named, s.toString(), Run.ofScoreLines(s, judgments));
+        }
         PrintWriter out = spec.commandLine().getOut();
-        out.printf(Locale.ROOT, "%s on %s (%d queries, %d documents)%n", model, data, d.size(), d.documents());
-        out.println("conventions: " + conv.describe());
-        List<double[]> per = new ArrayList<>();
-        for (Metric metric : list) {
-            out.printf(Locale.ROOT, "%-10s %.4f%n", metric, metric.evaluate(scores, batch, conv).mean());
-            per.add(metric.perQuery(scores, batch, conv));
+        List<RunEvaluation> evaluations = new ArrayList<>();
+        for (Run r : named.values()) {
+            evaluations.add(RunEvaluation.of(judgments, r, ties));
+        }
+        RunEvaluation first = evaluations.get(0);
+        out.printf(Locale.ROOT, "%s on %s (%d queries, %d documents)%n", inputs == 1 ? first.run() : inputs + " rankers",
+                judgments.source(), first.qids().size(), first.batch().documents());
+        out.println("conventions: " + describe(conv));
+        double[][][] values = new double[evaluations.size()][list.size()][];
+        for (int r = 0; r < evaluations.size(); r++) {
+            for (int c = 0; c < list.size(); c++) {
+                values[r][c] = evaluations.get(r).perQuery(list.get(c), conv);
+            }
+        }
+        for (RunEvaluation e : evaluations) {
+            out.println((inputs == 1 ? "" : e.run() + ": ") + e.coverage().describe());
+        }
+        if (inputs == 1) {
+            for (int c = 0; c < list.size(); c++) {
+                out.printf(Locale.ROOT, "%-10s %.4f%n", list.get(c), list.get(c).evaluate(first.scores(), first.batch(),
+                        conv.withTies(ties.metricTies())).mean());
+            }
+        } else {
+            ComparisonTable table = ComparisonTable.of("ranker", List.copyOf(named.keySet()), list.stream().map(Metric::toString)
+                    .toList(), values);
+            out.printf("%n%s%n%s%n", table.markdown(), ComparisonTable.legend());
         }
         if (perQuery) {
             StringBuilder header = new StringBuilder("qid");
             list.forEach(metric -> header.append('\t').append(metric));
             out.println(header);
-            for (int q = 0; q < d.size(); q++) {
-                StringBuilder row = new StringBuilder(d.queries().get(q).qid());
-                for (double[] v : per) {
+            for (int q = 0; q < first.qids().size(); q++) {
+                StringBuilder row = new StringBuilder(first.qids().get(q));
+                for (double[] v : values[0]) {
                     row.append('\t').append(Double.isNaN(v[q]) ? "excluded" : String.format(Locale.ROOT, "%.4f", v[q]));
                 }
                 out.println(row);
             }
         }
         return 0;
+    }
+
+    private String describe(MetricConventions conv) {
+        String text = conv.withTies(ties.metricTies()).describe();
+        return "ties=" + ties.describe() + text.substring(text.indexOf(';'));
+    }
+
+    private static void add(Map<String, Run> named, String name, Run run) {
+        named.put(name, run);
+    }
+
+    /** The model's scores of every document of --data, named like the judgments. */
+    private Run modelRun(Path model, LetorOptions read) throws IOException {
+        Scorer scorer = ModelFile.read(model).scorer();
+        DocIds ids = new DocIds(null);
+        Map<String, Map<String, Double>> queries = new LinkedHashMap<>();
+        LetorReader.streamWithComments(data, scorer.features(), read, !scorer.inputs().isAll(), (q, comments) -> {
+            String[] names = ids.names(data, q.qid(), comments);
+            float[] s;
+            try {
+                s = scorer.score(q);
+            } catch (NonFiniteScoreException e) {
+                throw new IOException(model + " on " + data + ": " + e.getMessage(), e);
+            }
+            Map<String, Double> docs = new LinkedHashMap<>();
+            for (int i = 0; i < s.length; i++) {
+                docs.put(names[i], (double) s[i]);
+            }
+            queries.put(q.qid(), docs);
+        });
+        return new Run(model.toString(), queries);
+    }
+
+    private CommandLine.ParameterException bad(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 }

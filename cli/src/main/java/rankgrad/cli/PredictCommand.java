@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import rankgrad.ltr.Ranking;
 import rankgrad.ltr.data.LetorReader;
+import rankgrad.ltr.eval.DocIds;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.NonFiniteScoreException;
@@ -41,6 +42,9 @@ final class PredictCommand implements Callable<Integer> {
 
     @Option(names = "--out", required = true, description = "output file, written atomically (.gz compresses)")
     Path out;
+
+    @CommandLine.Mixin
+    LetorInputOptions input;
 
     @Option(names = "--format", defaultValue = "tsv", description = "output format: ${COMPLETION-CANDIDATES}")
     Format format;
@@ -78,8 +82,8 @@ final class PredictCommand implements Callable<Integer> {
             if (format == Format.tsv) {
                 w.write("qid\tdocid\trank\tscore\n");
             }
-            LetorReader.streamWithComments(data, m.features(), !m.inputs().isAll(), (q, comments) -> {
-                String[] names = ids.names(data, q, comments);
+            LetorReader.streamWithComments(data, m.features(), input.options(), !m.inputs().isAll(), (q, comments) -> {
+                String[] names = ids.names(data, q.qid(), comments);
                 float[] s;
                 try {
                     s = m.score(q);

@@ -1,6 +1,8 @@
 package rankgrad.cli;
 
 import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -62,9 +64,28 @@ final class Progress {
         }
         out.printf(Locale.ROOT, "epoch %3d  loss %.5f  valid %s %.4f%s%s  %s%s%n", r.epoch(), r.trainLoss(), metric,
                 r.validation(), Double.isNaN(r.test()) ? "" : String.format(Locale.ROOT, "  test %.4f", r.test()),
-                r.best() ? " *" : "  ", fromCheckpoint ? "(checkpoint)" : String.format(Locale.ROOT, "%.1fs", r.seconds()),
+                r.best() ? " *" : "  ", fromCheckpoint ? "(checkpoint)" : duration(r.seconds()),
                 live ? "            " : "");
         out.flush();
+    }
+
+    /**
+     * A duration with two significant digits: "1.3s", "12s", "140s"; below one second in
+     * milliseconds, "48ms", "3.1ms" (an epoch of a small data set is not "0.0s").
+     */
+    static String duration(double seconds) {
+        if (seconds < 1) {
+            return significant(seconds * 1000) + "ms";
+        }
+        return significant(seconds) + "s";
+    }
+
+    private static String significant(double v) {
+        if (!(v > 0)) {
+            return "0";
+        }
+        BigDecimal d = new BigDecimal(v).round(new MathContext(2));
+        return d.scale() <= 0 ? d.setScale(0).toPlainString() : d.toPlainString();
     }
 
     private String eta(double done) {

@@ -16,10 +16,17 @@ final class StatsCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "LETOR/SVMlight files (.gz accepted)")
     Path[] files;
 
+    @picocli.CommandLine.Mixin
+    LetorInputOptions input;
+
     @Override
     public Integer call() throws Exception {
+        if (input.groups != null && files.length > 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--groups names the group sizes of one"
+                    + " file, but " + files.length + " files were given");
+        }
         for (Path f : files) {
-            spec.commandLine().getOut().print(DatasetStats.of(LetorReader.read(f)).report());
+            spec.commandLine().getOut().print(DatasetStats.of(LetorReader.read(f, 0, input.options())).report());
         }
         return 0;
     }

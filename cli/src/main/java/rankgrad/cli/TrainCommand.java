@@ -15,6 +15,7 @@ import picocli.CommandLine.Option;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.FeatureSubset;
 import rankgrad.ltr.data.QuerySplit;
+import rankgrad.ltr.data.LetorOptions;
 import rankgrad.ltr.data.LetorReader;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.io.AtomicWrite;
@@ -96,12 +97,15 @@ final class TrainCommand implements Callable<Integer> {
 
     private int train(boolean gradientFree, FeatureSubset subset) throws Exception {
         PrintWriter o = spec.commandLine().getOut();
-        Dataset tr = LetorReader.read(train);
+        // An ERR selection metric needs every grade at most ymax: refused while reading, with file and line.
+        LetorOptions read = LetorInputOptions.needsYmax(List.of(training.selection()))
+                ? LetorOptions.DEFAULT.withYmax(training.ymax) : LetorOptions.DEFAULT;
+        Dataset tr = LetorReader.read(train, 0, read);
         featureOption.select(subset, tr);
         String split = null;
         Dataset va;
         if (valid != null) {
-            va = LetorReader.read(valid, tr.features());
+            va = LetorReader.read(valid, tr.features(), read);
         } else {
             QuerySplit.HoldOut h = QuerySplit.holdOut(tr, splitValid, training.seed);
             split = String.format(Locale.ROOT, "validation: %s of the training queries held out, seed %d", splitValid,
@@ -111,7 +115,7 @@ final class TrainCommand implements Callable<Integer> {
             tr = h.train();
             va = h.valid();
         }
-        Dataset te = test == null ? null : LetorReader.read(test, tr.features());
+        Dataset te = test == null ? null : LetorReader.read(test, tr.features(), read);
         if (va.features() != tr.features() || te != null && te.features() != tr.features()) {
             throw new IllegalArgumentException("the validation or test file has more features than the training file ("
                     + tr.features() + ")");

@@ -71,15 +71,18 @@ class CompareCommandTest {
         assertTrue(r.out().contains(ComparisonTable.legend()), r.out());
         List<String> tableLines = md.lines().filter(l -> l.startsWith("|")).toList();
         assertEquals(2 + LOSSES.length, tableLines.size(), md);
-        assertArrayEquals(concat("loss", METRICS), cells(tableLines.get(0)));
+        String[] header = cells(tableLines.get(0));
+        assertArrayEquals(concat("loss", METRICS), Arrays.copyOf(header, header.length - 1));
+        assertEquals("seconds", header[header.length - 1]);
 
         List<String> csv = Files.readAllLines(out.resolve("compare.csv"));
-        assertEquals("loss,metric,mean,ci95,p_vs_best,worse_than_best", csv.get(0));
+        assertEquals("loss,metric,mean,ci95,p_vs_best,worse_than_best,seconds", csv.get(0));
         assertEquals(1 + LOSSES.length * METRICS.length, csv.size());
         Map<String, String[]> byKey = new HashMap<>();
         for (String line : csv.subList(1, csv.size())) {
             String[] f = line.split(",", -1);
-            assertEquals(6, f.length, line);
+            assertEquals(7, f.length, line);
+            assertTrue(Double.parseDouble(f[6]) > 0, "seconds of the row's runs: " + line);
             byKey.put(f[0] + " " + f[1], f);
         }
         for (int c = 0; c < METRICS.length; c++) {
@@ -250,6 +253,36 @@ class CompareCommandTest {
                 () -> ComparisonTable.of(List.of("a", "b"), List.of("m"), new double[][][] {{a}, {{0.1, 0.2}}}));
         assertThrows(IllegalArgumentException.class, () -> ComparisonTable.of(List.of("a"), List.of("m"),
                 new double[][][] {{{Double.NaN}}}));
+    }
+
+    @Test
+    void severalNetworksOnASingleSplitWithoutFolds() throws Exception {
+        Path data = dir.resolve("single");
+        CubicData gen = CubicData.create(6, 4);
+        String[] names = {"train", "vali", "test"};
+        for (int i = 0; i < 3; i++) {
+            LetorWriter.write(gen.sample(names[i], 12, 8, 7 + i), data.resolve(names[i] + ".txt"));
+        }
+        Path out = dir.resolve("nets");
+        CliTest.Run r = CliTest.run("compare", "--losses", "ranknet,listnet", "--models", "linear,R5", "--data",
+                data.toString(), "--epochs", "2", "--batch-queries", "4", "--normalization", "none", "--metric", "map@5",
+                "--metrics", "ndcg@5", "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        String md = Files.readString(out.resolve("compare.md"));
+        assertTrue(md.startsWith("Test queries of the single split of " + data + " (12 in all"), md);
+        assertTrue(md.contains("models linear, R5, normalization none") && md.contains("validation map@5"), md);
+        List<String> rows = md.lines().filter(l -> l.startsWith("| ")).map(l -> cells(l)[0]).toList();
+        assertEquals(List.of("network loss", "linear ranknet", "linear listnet", "R5 ranknet", "R5 listnet"), rows);
+        assertTrue(Files.exists(out.resolve("R5").resolve("listnet").resolve("model.json")));
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("epoch +1 .*\\d(\\.\\d)?m?s *")), r.out());
+        assertEquals(2, CliTest.run("compare", "--losses", "ranknet", "--models", "linear,nonsense", "--data",
+                data.toString(), "--out", dir.resolve("x").toString()).code());
+        CliTest.Run both = CliTest.run("compare", "--losses", "ranknet", "--models", "linear", "--model", "R5", "--data",
+                data.toString(), "--out", dir.resolve("y").toString());
+        assertEquals(2, both.code());
+        assertEquals(1, both.err().lines().count(), both.err());
+        assertEquals(1, CliTest.run("compare", "--losses", "ranknet", "--data", dir.resolve("nothing").toString(), "--out",
+                dir.resolve("z").toString()).code(), "no folds and no single split");
     }
 
     private static String[] cells(String tableLine) {

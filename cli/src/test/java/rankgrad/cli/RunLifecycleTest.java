@@ -243,7 +243,7 @@ class RunLifecycleTest {
 
     /** The epoch lines of a run's output without their wall times. */
     private static List<String> epochLines(String out) {
-        return out.lines().filter(l -> l.startsWith("epoch ")).map(l -> l.replaceAll("  (\\d+\\.\\ds|\\(checkpoint\\))$", ""))
+        return out.lines().filter(l -> l.startsWith("epoch ")).map(l -> l.replaceAll("  ([0-9.]+m?s|\\(checkpoint\\))$", ""))
                 .toList();
     }
 

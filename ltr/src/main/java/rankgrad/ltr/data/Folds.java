@@ -20,6 +20,16 @@ public record Folds(Path train, Path valid, Path test) {
         return new Folds(find(dir, "train"), find(dir, "vali"), find(dir, "test"));
     }
 
+    /** The files {@code train.txt}, {@code vali.txt}, {@code test.txt} (or {@code .gz}) directly in {@code dir}. */
+    public static Folds plain(Path dir) throws NoSuchFileException {
+        return new Folds(find(dir, "train"), find(dir, "vali"), find(dir, "test"));
+    }
+
+    /** Whether {@code dir} holds a training file directly (a single split, not FoldK/ folders). */
+    public static boolean isPlain(Path dir) {
+        return Files.isRegularFile(dir.resolve("train.txt")) || Files.isRegularFile(dir.resolve("train.txt.gz"));
+    }
+
     private static Path find(Path dir, String base) throws NoSuchFileException {
         Path plain = dir.resolve(base + ".txt");
         if (Files.isRegularFile(plain)) {

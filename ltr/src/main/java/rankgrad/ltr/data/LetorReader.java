@@ -65,6 +65,13 @@ public final class LetorReader {
         void accept(Query query, List<String> comments) throws IOException;
     }
 
+    /** Receives each query's grades and comments as they are read. */
+    @FunctionalInterface
+    public interface LabelSink {
+        /** @param comments one per document, as {@link CommentedQuerySink} gets them */
+        void accept(String qid, float[] labels, List<String> comments) throws IOException;
+    }
+
     private LetorReader() {
     }
 
@@ -125,21 +132,22 @@ public final class LetorReader {
      * LETOR 4.0 and MQ2007 files name the document: {@code # docid = ...}).
      */
     public static void streamWithComments(Path file, int features, CommentedQuerySink sink) throws IOException {
-        streamWithComments(file, features, false, sink);
+        streamWithComments(file, features, LetorOptions.DEFAULT, false, sink);
     }
 
     /**
-     * As {@link #streamWithComments(Path, int, CommentedQuerySink)}; with {@code dropWider} the
-     * features above {@code features} are skipped instead of refused (a model trained on a feature
-     * subset reads only its columns, so the rest of a wide file need not be held).
+     * As {@link #streamWithComments(Path, int, CommentedQuerySink)}, as {@code options} say; with
+     * {@code dropWider} the features above {@code features} are skipped instead of refused (a model
+     * trained on a feature subset reads only its columns, so the rest of a wide file need not be held).
      */
-    public static void streamWithComments(Path file, int features, boolean dropWider, CommentedQuerySink sink)
+    public static void streamWithComments(Path file, int features, LetorOptions options, boolean dropWider,
+            CommentedQuerySink sink)
             throws IOException {
         if (features < 1) {
             throw new IllegalArgumentException("features must be >= 1 for streaming, got " + features);
         }
         String name = file.toString();
-        Parser parser = new Parser(file, features, LetorOptions.DEFAULT, q -> {
+        Parser parser = new Parser(file, features, options, q -> {
             if ((long) q.docs() * features > MAX_ARRAY) {
                 throw new LetorFormatException(name, q.firstLine, "query " + q.qid + " has " + q.docs() + " documents of "
                         + features + " features, more floats than one Java array holds");
@@ -148,6 +156,16 @@ public final class LetorReader {
         });
         parser.keepComments = true;
         parser.dropWider = dropWider;
+        parser.run();
+    }
+
+    /**
+     * Streams each query's grades and comments without storing features (they are parsed and
+     * checked like {@link #read}'s), for matching another system's scores to the file's grades.
+     */
+    public static void streamLabels(Path file, LetorOptions options, LabelSink sink) throws IOException {
+        Parser parser = new Parser(file, 0, options, q -> sink.accept(q.qid, q.labels(), q.comments()));
+        parser.keepComments = true;
         parser.run();
     }
 

@@ -56,6 +56,11 @@ final class SparseQuery {
         return List.copyOf(comments);
     }
 
+    /** The documents' grades, a copy. */
+    float[] labels() {
+        return Arrays.copyOf(labels, docs);
+    }
+
     /** Number of documents. */
     int docs() {
         return docs;

@@ -62,10 +62,15 @@ public final class ExactMetrics {
 
     /** DCG@k = sum_{r &lt;= min(k, m)} g(y_(r)) D(r). */
     public static double dcg(float[] ranked, int k) {
+        return dcg(ranked, k, Gain.EXPONENTIAL);
+    }
+
+    /** DCG@k with the gain g of {@code gain}. */
+    public static double dcg(float[] ranked, int k, Gain gain) {
         int n = Math.min(k, ranked.length);
         double sum = 0;
         for (int r = 1; r <= n; r++) {
-            sum += gain(ranked[r - 1]) * discount(r);
+            sum += gain.of(ranked[r - 1]) * discount(r);
         }
         return sum;
     }
@@ -75,12 +80,17 @@ public final class ExactMetrics {
      * Integer grades are counted instead of sorted, summing the same terms in the same order.
      */
     public static double idealDcg(float[] labels, int from, int m, int k) {
+        return idealDcg(labels, from, m, k, Gain.EXPONENTIAL);
+    }
+
+    /** IDCG@k with the gain g of {@code gain}. */
+    public static double idealDcg(float[] labels, int from, int m, int k, Gain gain) {
         int[] count = new int[MAX_COUNTED_GRADE + 1];
         for (int i = 0; i < m; i++) {
             float y = labels[from + i];
             int g = (int) y;
             if (g != y || g < 0 || g > MAX_COUNTED_GRADE) {
-                return dcg(descending(labels, from, m), k);
+                return dcg(descending(labels, from, m), k, gain);
             }
             count[g]++;
         }
@@ -89,7 +99,7 @@ public final class ExactMetrics {
         int rank = 1;
         for (int g = MAX_COUNTED_GRADE; g >= 0 && rank <= n; g--) {
             for (int c = 0; c < count[g] && rank <= n; c++) {
-                sum += gain(g) * discount(rank++);
+                sum += gain.of(g) * discount(rank++);
             }
         }
         return sum;
@@ -108,19 +118,7 @@ public final class ExactMetrics {
     public static double averagePrecision(float[] ranked, int k) {
         checkCutoff(k);
         int relevant = relevantInTop(ranked, ranked.length);
-        if (relevant == 0) {
-            return 0;
-        }
-        int n = Math.min(k, ranked.length);
-        int hits = 0;
-        double sum = 0;
-        for (int r = 1; r <= n; r++) {
-            if (ranked[r - 1] > 0) {
-                hits++;
-                sum += hits / (double) r;
-            }
-        }
-        return sum / Math.min(k, relevant);
+        return relevant == 0 ? 0 : precisionSum(ranked, k) / Math.min(k, relevant);
     }
 
     /**
@@ -150,6 +148,31 @@ public final class ExactMetrics {
     /** Ideal ERR@k: ERR@k of {@code labels[from .. from+m)} sorted descending. */
     public static double idealErr(float[] labels, int from, int m, int k, double ymax) {
         return err(descending(labels, from, m), k, ymax);
+    }
+
+    /**
+     * trec_eval's {@code map_cut.k}: sum_{r &lt;= min(k, m)} b_(r) P@r / |relevant| (the divisor is
+     * every relevant document, not min(k, |relevant|) as in {@link #averagePrecision}), 0 when there
+     * is no relevant document.
+     */
+    public static double averagePrecisionOverAllRelevant(float[] ranked, int k) {
+        checkCutoff(k);
+        int relevant = relevantInTop(ranked, ranked.length);
+        return relevant == 0 ? 0 : precisionSum(ranked, k) / relevant;
+    }
+
+    /** sum_{r &lt;= min(k, m)} b_(r) P@r. */
+    private static double precisionSum(float[] ranked, int k) {
+        int n = Math.min(k, ranked.length);
+        int hits = 0;
+        double sum = 0;
+        for (int r = 1; r <= n; r++) {
+            if (ranked[r - 1] > 0) {
+                hits++;
+                sum += hits / (double) r;
+            }
+        }
+        return sum;
     }
 
     /** 1 / (rank of the first relevant document) if it is within the top min(k, m), else 0. */

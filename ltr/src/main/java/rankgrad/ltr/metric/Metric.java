@@ -57,10 +57,16 @@ public record Metric(MetricKind kind, int cutoff) {
         return new Metric(kind, NO_CUTOFF);
     }
 
-    /** Parses "ndcg@5", "map@10", "err@10", "nerr@5", "p@3", "dcg@5", "mrr", "ndcg" (any case). */
+    /**
+     * Parses "ndcg@5", "map@10", "err@10", "nerr@5", "p@3", "dcg@5", "mrr", "ndcg" (any case), and
+     * trec_eval's measure names: {@code ndcg_cut.10} is ndcg@10, {@code map_cut.10} is map_cut@10
+     * ({@link MetricKind#AP_ALL_RELEVANT}), {@code P.5} is p@5, {@code recip_rank} is mrr, {@code map}
+     * and {@code ndcg} are map and ndcg without cutoff. trec_eval's nDCG gain is {@link Gain#LINEAR}
+     * and its tie order the document ids in reverse order: conventions, not names.
+     */
     public static Metric parse(String text) {
         Objects.requireNonNull(text, "metric text");
-        String t = text.trim().toLowerCase(Locale.ROOT);
+        String t = trecEvalName(text.trim().toLowerCase(Locale.ROOT));
         int at = t.indexOf('@');
         if (at < 0) {
             return full(MetricKind.fromName(t));
@@ -75,6 +81,16 @@ public record Metric(MetricKind kind, int cutoff) {
                     + k + "'", e);
         }
         return at(kind, cutoff);
+    }
+
+    /** trec_eval's {@code name.k} as {@code name@k}, with ndcg_cut read as ndcg; any other text unchanged. */
+    private static String trecEvalName(String t) {
+        int dot = t.lastIndexOf('.');
+        if (dot < 0 || t.indexOf('@') >= 0) {
+            return t;
+        }
+        String name = t.substring(0, dot);
+        return (name.equals("ndcg_cut") ? "ndcg" : name) + "@" + t.substring(dot + 1);
     }
 
     /** Whether a cutoff is set. */
@@ -186,10 +202,11 @@ public record Metric(MetricKind kind, int cutoff) {
         }
         int k = cutoffFor(m);
         return switch (kind) {
-            case NDCG -> ExactMetrics.dcg(ranked, k) / ExactMetrics.idealDcg(labels, from, m, k);
-            case DCG -> ExactMetrics.dcg(ranked, k);
+            case NDCG -> ExactMetrics.dcg(ranked, k, c.gain()) / ExactMetrics.idealDcg(labels, from, m, k, c.gain());
+            case DCG -> ExactMetrics.dcg(ranked, k, c.gain());
             case PRECISION -> ExactMetrics.precision(ranked, k);
             case AP -> ExactMetrics.averagePrecision(ranked, k);
+            case AP_ALL_RELEVANT -> ExactMetrics.averagePrecisionOverAllRelevant(ranked, k);
             case ERR -> ExactMetrics.err(ranked, k, c.ymax());
             case NERR -> ExactMetrics.err(ranked, k, c.ymax()) / ExactMetrics.idealErr(labels, from, m, k, c.ymax());
             case MRR -> ExactMetrics.reciprocalRank(ranked, k);

@@ -13,12 +13,17 @@ public enum MetricKind {
     PRECISION("p", "precision", "prec"),
     /** Average precision, sum_{r&lt;=k} b_(r) P@r / min(k, |relevant|); its mean over queries is MAP. */
     AP("map", "ap"),
+    /**
+     * trec_eval's {@code map_cut}: sum_{r&lt;=k} b_(r) P@r / |relevant|, the divisor all relevant
+     * documents of the query (so a query with more relevant documents than k cannot reach 1).
+     */
+    AP_ALL_RELEVANT("map_cut"),
     /** Expected reciprocal rank, sum_{r&lt;=k} R_(r) / r prod_{i&lt;r} (1 - R_(i)), R = (2^y - 1) / 2^ymax. */
     ERR("err"),
     /** ERR@k divided by the ideal ERR@k. */
     NERR("nerr"),
     /** Reciprocal rank of the first relevant document within the cutoff (0 if none); mean = MRR. */
-    MRR("mrr", "rr");
+    MRR("mrr", "rr", "recip_rank");
 
     private final List<String> names;
 
@@ -40,7 +45,8 @@ public enum MetricKind {
             }
         }
         throw new IllegalArgumentException("unknown metric '" + name + "'; known: ndcg, dcg, p (precision), map (ap), "
-                + "err, nerr, mrr, each optionally with @k, e.g. ndcg@10");
+                + "map_cut, err, nerr, mrr, each optionally with @k, e.g. ndcg@10, or trec_eval's names ndcg_cut.10, map_cut.10, P.5,"
+                + " recip_rank, map, ndcg");
     }
 
     private static String[] concat(String first, String[] rest) {
