@@ -16,7 +16,6 @@ import org.openjdk.jmh.annotations.Warmup;
 import rankgrad.autodiff.kernel.AdamCoefficients;
 import rankgrad.autodiff.kernel.KernelProvider;
 import rankgrad.autodiff.kernel.Kernels;
-import rankgrad.autodiff.kernel.VectorKernels;
 
 /**
  * Elementwise sigmoid, exp and one Adam step over 2^20 floats, Vector API kernels against the
@@ -36,7 +35,7 @@ public class ElementwiseBenchmark {
     @Param({"sigmoid", "exp", "adam"})
     public String op;
 
-    /** vector: {@link VectorKernels}; scalar: {@code ScalarKernels}. */
+    /** vector: the Vector API kernels (required); scalar: {@code ScalarKernels}. */
     @Param({"vector", "scalar"})
     public String impl;
 
@@ -53,10 +52,13 @@ public class ElementwiseBenchmark {
     @Setup
     public void setUp() {
         kernels = switch (impl) {
-            case "vector" -> new VectorKernels();
+            case "vector" -> KernelProvider.kernels();
             case "scalar" -> KernelProvider.scalar();
             default -> throw new IllegalArgumentException("impl=" + impl + ": use vector or scalar");
         };
+        if (impl.equals("vector") && !kernels.name().startsWith("vector")) {
+            throw new IllegalStateException("the Vector API kernels did not load: " + kernels.name());
+        }
         SplittableRandom rnd = new SplittableRandom(42);
         x = new float[N];
         y = new float[N];

@@ -15,10 +15,9 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.internal.Parallel;
 import rankgrad.autodiff.kernel.KernelProvider;
 import rankgrad.autodiff.kernel.Kernels;
-import rankgrad.autodiff.kernel.VectorKernels;
 
 /**
  * float32 GEMM of the Vector API kernels against the scalar reference, on the shapes of one
@@ -38,7 +37,7 @@ public class GemmBenchmark {
     @Param({"15360x136x100", "15360x100x100", "1024x1024x1024", "136x15360x100:TN", "15360x100x136:NT"})
     public String shape;
 
-    /** vector: {@link VectorKernels}; scalar: {@code ScalarKernels}, the oracle. */
+    /** vector: the Vector API kernels (required); scalar: {@code ScalarKernels}, the oracle. */
     @Param({"vector", "scalar"})
     public String impl;
 
@@ -66,10 +65,13 @@ public class GemmBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         kernels = switch (impl) {
-            case "vector" -> new VectorKernels();
+            case "vector" -> KernelProvider.kernels();
             case "scalar" -> KernelProvider.scalar();
             default -> throw new IllegalArgumentException("impl=" + impl + ": use vector or scalar");
         };
+        if (impl.equals("vector") && !kernels.name().startsWith("vector")) {
+            throw new IllegalStateException("the Vector API kernels did not load: " + kernels.name());
+        }
         s = GemmShape.parse(shape);
         SplittableRandom rnd = new SplittableRandom(42);
         a = uniform(rnd, s.m() * s.k());

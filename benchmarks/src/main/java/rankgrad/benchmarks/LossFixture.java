@@ -6,8 +6,8 @@ import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.loss.Losses;
-import rankgrad.ltr.pairwise.CpuPairwiseBackend;
-import rankgrad.ltr.pairwise.PairKernelProvider;
+import rankgrad.ltr.internal.pairwise.CpuPairwiseBackend;
+import rankgrad.ltr.internal.pairwise.PairKernelProvider;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 
 /**

@@ -14,8 +14,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import rankgrad.ltr.pairwise.BackwardType;
-import rankgrad.ltr.pairwise.PairKernelProvider;
-import rankgrad.ltr.pairwise.PairKernels;
+import rankgrad.ltr.internal.pairwise.PairKernelProvider;
+import rankgrad.ltr.internal.pairwise.PairKernels;
 
 /**
  * The pair kernels alone, Vector API against the scalar reference, single-threaded: all m rows of

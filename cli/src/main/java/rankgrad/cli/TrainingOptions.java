@@ -2,7 +2,7 @@ package rankgrad.cli;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
-import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.internal.Parallel;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.metric.Metric;
 import rankgrad.ltr.metric.MetricConventions;

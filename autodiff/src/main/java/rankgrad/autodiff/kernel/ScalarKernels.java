@@ -1,6 +1,6 @@
 package rankgrad.autodiff.kernel;
 
-import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.internal.Parallel;
 
 /**
  * Plain-Java kernels: the reference every SIMD kernel is tested against, and the fallback when

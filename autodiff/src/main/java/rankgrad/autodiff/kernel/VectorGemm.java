@@ -3,7 +3,7 @@ package rankgrad.autodiff.kernel;
 import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
-import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.internal.Parallel;
 import rankgrad.autodiff.internal.simd.VectorSupport;
 
 /**

@@ -28,8 +28,11 @@ import rankgrad.autodiff.internal.simd.VectorSupport;
  * gradient checks.
  *
  * <p>Thread-safety: stateless.
+ *
+ * <p>Package-private: {@link KernelProvider} constructs it reflectively through its own lookup,
+ * only when {@code jdk.incubator.vector} is readable; nothing else links against it.
  */
-public final class VectorKernels implements Kernels {
+final class VectorKernels implements Kernels {
 
     /**
      * Creates the kernels for {@code FloatVector.SPECIES_PREFERRED} (or {@code -Drankgrad.vector.bits}).
@@ -37,7 +40,7 @@ public final class VectorKernels implements Kernels {
      * @throws UnsupportedOperationException when a float vector has fewer than 4 lanes, where the
      *     vector code would be slower than the scalar loops
      */
-    public VectorKernels() {
+    VectorKernels() {
         VectorSupport.requireEnoughLanes();
     }
 

@@ -1,10 +1,11 @@
 /**
  * The engine's hot loops: the {@link rankgrad.autodiff.kernel.Kernels} interface, its scalar
  * reference {@link rankgrad.autodiff.kernel.ScalarKernels} and a Panama Vector API implementation
- * chosen once at start-up ({@link rankgrad.autodiff.kernel.KernelProvider},
- * {@link rankgrad.autodiff.kernel.KernelSelection}).
+ * chosen once at start-up ({@link rankgrad.autodiff.kernel.KernelProvider}, with the rule of
+ * {@link rankgrad.autodiff.internal.simd.KernelSelection}).
  *
- * <p>Internal: the ops and the pairwise kernels of {@code rankgrad.ltr} use it; applications go
- * through {@link rankgrad.autodiff.Ops} and select kernels with {@code -Drankgrad.kernels}.
+ * <p>Internal: the ops and optimizers of this module use it; the module {@code rankgrad.autodiff}
+ * does not export it. Applications go through {@link rankgrad.autodiff.Ops} and select kernels
+ * with {@code -Drankgrad.kernels}.
  */
 package rankgrad.autodiff.kernel;

@@ -3,7 +3,7 @@ package rankgrad.autodiff.ops;
 import java.util.Arrays;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
-import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.internal.Parallel;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.kernel.KernelProvider;
 import rankgrad.autodiff.kernel.Kernels;

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
-import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.internal.Parallel;
 import rankgrad.autodiff.Tensor;
 
 /**

@@ -1,7 +1,7 @@
 package rankgrad.autodiff.ops;
 
 import rankgrad.autodiff.DType;
-import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.internal.Parallel;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.kernel.KernelProvider;
 import rankgrad.autodiff.kernel.Kernels;

@@ -1,6 +1,6 @@
 package rankgrad.autodiff.ops;
 
-import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.internal.Parallel;
 
 /**
  * A fixed partition of the rows of an n x c matrix for column reductions (sums per column over

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.NoGrad;
 import rankgrad.autodiff.Ops;
-import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.internal.Parallel;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.autodiff.optim.Adam;

@@ -4,12 +4,12 @@ import java.util.Objects;
 import java.util.function.IntConsumer;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
-import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.internal.Parallel;
 import rankgrad.autodiff.Tensor;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.metric.ExactMetrics;
 import rankgrad.ltr.pairwise.PairwiseBackend;
-import rankgrad.ltr.pairwise.WorkPartition;
+import rankgrad.ltr.internal.pairwise.WorkPartition;
 import rankgrad.ltr.rank.Inputs;
 
 /**

@@ -2,11 +2,11 @@ package rankgrad.ltr.loss;
 
 import java.util.Objects;
 import rankgrad.autodiff.Op;
-import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.internal.Parallel;
 import rankgrad.autodiff.Tensor;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.pairwise.PairwiseBackend;
-import rankgrad.ltr.pairwise.WorkPartition;
+import rankgrad.ltr.internal.pairwise.WorkPartition;
 import rankgrad.ltr.rank.Inputs;
 import rankgrad.ltr.rank.RankMetric;
 import rankgrad.ltr.rank.RankMode;

@@ -2,7 +2,7 @@ package rankgrad.ltr.loss;
 
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
-import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.internal.Parallel;
 import rankgrad.autodiff.Tensor;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.rank.Inputs;

@@ -42,8 +42,8 @@ import rankgrad.ltr.Ranking;
  * scores however far apart; results do not depend on the number of threads; methods are
  * thread-safe. Scores are finite (callers check, naming the query).
  *
- * <p>Implementations: {@link CpuPairwiseBackend} (always present, SIMD with a scalar fallback);
- * others register through {@link java.util.ServiceLoader} and are selected by name with {@link
+ * <p>Implementations: the CPU backend ({@link PairwiseBackends#cpu()}, always present, SIMD with a
+ * scalar fallback); others register through {@link java.util.ServiceLoader} and are selected by name with {@link
  * PairwiseBackends}.
  */
 public interface PairwiseBackend {

@@ -6,6 +6,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import rankgrad.ltr.internal.pairwise.CpuPairwiseBackend;
+import rankgrad.ltr.internal.pairwise.PairKernelProvider;
 
 /**
  * Selects the {@link PairwiseBackend}: by name from the system property {@code rankgrad.pairwise}

@@ -10,14 +10,14 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import rankgrad.autodiff.DType;
-import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.internal.Parallel;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.loss.LossFamily.Property;
-import rankgrad.ltr.pairwise.CpuPairwiseBackend;
-import rankgrad.ltr.pairwise.PairKernelProvider;
+import rankgrad.ltr.internal.pairwise.CpuPairwiseBackend;
+import rankgrad.ltr.internal.pairwise.PairKernelProvider;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 
 /** The conventions every loss of the registry keeps ({@link RankingLoss}'s Javadoc), each run for every row. */

@@ -18,7 +18,7 @@ import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Ops;
 import rankgrad.autodiff.Tensor;
-import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.internal.Parallel;
 import rankgrad.autodiff.Var;
 import rankgrad.autodiff.nn.Activation;
 import rankgrad.autodiff.nn.BatchNorm1d;

@@ -13,7 +13,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
-import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.internal.Parallel;
 import rankgrad.testkit.KernelLaws;
 import rankgrad.testkit.KernelLaws.Tolerance;
 import rankgrad.autodiff.internal.simd.VectorSupport;

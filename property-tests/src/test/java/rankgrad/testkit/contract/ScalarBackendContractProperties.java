@@ -3,8 +3,8 @@ package rankgrad.testkit.contract;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
-import rankgrad.ltr.pairwise.CpuPairwiseBackend;
-import rankgrad.ltr.pairwise.PairKernelProvider;
+import rankgrad.ltr.internal.pairwise.CpuPairwiseBackend;
+import rankgrad.ltr.internal.pairwise.PairKernelProvider;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.testkit.PairwiseBackendContract;
 

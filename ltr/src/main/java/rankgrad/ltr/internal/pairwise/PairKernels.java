@@ -1,4 +1,6 @@
-package rankgrad.ltr.pairwise;
+package rankgrad.ltr.internal.pairwise;
+
+import rankgrad.ltr.pairwise.BackwardType;
 
 /**
  * The inner loops of the O(m^2) rank computations: for a block of rows k of one query, the sum

@@ -1,4 +1,4 @@
-package rankgrad.autodiff;
+package rankgrad.autodiff.internal;
 
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;

@@ -1,4 +1,4 @@
-package rankgrad.ltr.pairwise;
+package rankgrad.ltr.internal.pairwise;
 
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
@@ -7,6 +7,7 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import rankgrad.autodiff.internal.simd.VectorMath;
 import rankgrad.autodiff.internal.simd.VectorSupport;
+import rankgrad.ltr.pairwise.BackwardType;
 
 /**
  * Pair kernels on the Panama Vector API, one row k per SIMD lane: for a block of rows, the loop

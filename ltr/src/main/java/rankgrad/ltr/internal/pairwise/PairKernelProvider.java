@@ -1,4 +1,4 @@
-package rankgrad.ltr.pairwise;
+package rankgrad.ltr.internal.pairwise;
 
 import java.lang.invoke.MethodHandles;
 import rankgrad.autodiff.internal.simd.KernelSelection;
@@ -35,7 +35,7 @@ public final class PairKernelProvider {
 
     private static PairKernels choose() {
         return KernelSelection.choose(System.getProperty("rankgrad.kernels", "auto"), "pair kernels",
-                MethodHandles.lookup(), PairKernels.class, "rankgrad.ltr.pairwise.VectorPairKernels",
+                MethodHandles.lookup(), PairKernels.class, "rankgrad.ltr.internal.pairwise.VectorPairKernels",
                 ScalarPairKernels.INSTANCE, PairKernels::name, LOG);
     }
 }

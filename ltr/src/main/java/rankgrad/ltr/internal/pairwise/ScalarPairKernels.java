@@ -1,4 +1,6 @@
-package rankgrad.ltr.pairwise;
+package rankgrad.ltr.internal.pairwise;
+
+import rankgrad.ltr.pairwise.BackwardType;
 
 /**
  * Plain-Java pair kernels: the reference every SIMD kernel is tested against, and the fallback

@@ -1,4 +1,4 @@
-package rankgrad.ltr.pairwise;
+package rankgrad.ltr.internal.pairwise;
 
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;

@@ -1,4 +1,4 @@
-package rankgrad.ltr.pairwise;
+package rankgrad.ltr.internal.pairwise;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

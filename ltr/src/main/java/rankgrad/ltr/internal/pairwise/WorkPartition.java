@@ -1,9 +1,9 @@
-package rankgrad.ltr.pairwise;
+package rankgrad.ltr.internal.pairwise;
 
 import java.util.Arrays;
 
 /**
- * Splits the work of a ragged batch into tasks for {@link rankgrad.autodiff.Parallel#forEach}.
+ * Splits the work of a ragged batch into tasks for {@link rankgrad.autodiff.internal.Parallel#forEach}.
  * The split depends only on the query offsets, never on the thread count, and every task writes
  * only the outputs of its own documents, so results are bit-identical for any number of threads.
  */

@@ -1,4 +1,4 @@
-package rankgrad.ltr.pairwise;
+package rankgrad.ltr.internal.pairwise;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +8,7 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 import org.quicktheories.impl.Constraint;
+import rankgrad.ltr.pairwise.BackwardType;
 
 class PairKernelProperties {
     private static final double EPS_F32 = 0x1.0p-24;

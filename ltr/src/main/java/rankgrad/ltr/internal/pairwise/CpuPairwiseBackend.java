@@ -1,9 +1,11 @@
-package rankgrad.ltr.pairwise;
+package rankgrad.ltr.internal.pairwise;
 
 import java.util.Arrays;
 import java.util.Objects;
-import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.internal.Parallel;
 import rankgrad.ltr.Ranking;
+import rankgrad.ltr.pairwise.BackwardType;
+import rankgrad.ltr.pairwise.PairwiseBackend;
 
 /**
  * The CPU implementation of {@link PairwiseBackend}: fused row kernels ({@link PairKernels}, SIMD
