@@ -89,8 +89,12 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "compare-out", description = "output folder")
     Path out;
 
+    @CommandLine.Mixin
+    BackendOption backend;
+
     @Override
     public Integer call() throws Exception {
+        backend.apply();
         List<String> lossNames = parseLosses();
         int[] foldNumbers = parseFolds();
         List<Metric> columns = parseMetrics();

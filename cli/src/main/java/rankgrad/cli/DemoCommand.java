@@ -49,8 +49,12 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "demo-out", description = "output folder")
     Path out;
 
+    @CommandLine.Mixin
+    BackendOption backend;
+
     @Override
     public Integer call() throws Exception {
+        backend.apply();
         if (queries.length != 3) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--queries needs three counts: train,vali,test");
         }

@@ -81,8 +81,12 @@ final class TrainCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "rankgrad-out", description = "output folder")
     Path out;
 
+    @CommandLine.Mixin
+    BackendOption backend;
+
     @Override
     public Integer call() throws Exception {
+        backend.apply();
         Metric selection = parseMetric();
         if (!Architectures.names().stream().anyMatch(n -> n.equalsIgnoreCase(model))) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--model: unknown '" + model + "'; choose one of "
