@@ -31,6 +31,8 @@ public final class LogisticPairKernels {
                 int to = offsets.get(q + 1);
                 float sk = scores.get(k);
                 float yk = labels.get(k);
+                float gk = weighted == 1 ? gains.get(k) : 0f;
+                float dk = weighted == 1 ? discounts.get(k) : 0f;
                 float g = 0f;
                 float c = 0f;
                 for (int j = offsets.get(q); j < to; j++) {
@@ -38,8 +40,7 @@ public final class LogisticPairKernels {
                     if (yj != yk) {
                         float w = 1f;
                         if (weighted == 1) {
-                            w = TornadoMath.abs(gains.get(k) - gains.get(j))
-                                    * TornadoMath.abs(discounts.get(k) - discounts.get(j));
+                            w = TornadoMath.abs(gk - gains.get(j)) * TornadoMath.abs(dk - discounts.get(j));
                         }
                         float z = sigma * (sk - scores.get(j));
                         if (yk > yj) {
