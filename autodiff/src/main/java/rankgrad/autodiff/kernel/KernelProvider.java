@@ -1,5 +1,8 @@
 package rankgrad.autodiff.kernel;
 
+import java.lang.invoke.MethodHandles;
+import rankgrad.autodiff.internal.simd.KernelSelection;
+
 /**
  * Chooses the kernels once, at first use: the Panama Vector API implementation when the module
  * {@code jdk.incubator.vector} is readable, the scalar reference otherwise. One log line (logger
@@ -30,7 +33,7 @@ public final class KernelProvider {
 
     /** The kernels for a {@code rankgrad.kernels} mode, logging the choice; tests call it directly. */
     static Kernels choose(String mode) {
-        return KernelSelection.choose(mode, "kernels", Kernels.class, "rankgrad.autodiff.kernel.VectorKernels",
-                ScalarKernels.INSTANCE, Kernels::name, LOG);
+        return KernelSelection.choose(mode, "kernels", MethodHandles.lookup(), Kernels.class,
+                "rankgrad.autodiff.kernel.VectorKernels", ScalarKernels.INSTANCE, Kernels::name, LOG);
     }
 }

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.internal.simd.VectorSupport;
 
 /**
  * Blocked, packed, multi-threaded float32 GEMM on the Vector API: C = op(A) op(B), C m x n.

@@ -1,13 +1,15 @@
 package rankgrad.autodiff.kernel;
 
-import static rankgrad.autodiff.kernel.VectorSupport.FLOAT;
-import static rankgrad.autodiff.kernel.VectorSupport.LANES;
-import static rankgrad.autodiff.kernel.VectorSupport.loopBound;
-import static rankgrad.autodiff.kernel.VectorSupport.worthVectorizing;
+import static rankgrad.autodiff.internal.simd.VectorSupport.FLOAT;
+import static rankgrad.autodiff.internal.simd.VectorSupport.LANES;
+import static rankgrad.autodiff.internal.simd.VectorSupport.loopBound;
+import static rankgrad.autodiff.internal.simd.VectorSupport.worthVectorizing;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
+import rankgrad.autodiff.internal.simd.VectorMath;
+import rankgrad.autodiff.internal.simd.VectorSupport;
 
 /**
  * The {@link Kernels} on the Panama Vector API ({@code jdk.incubator.vector}), loaded by
@@ -36,11 +38,7 @@ public final class VectorKernels implements Kernels {
      *     vector code would be slower than the scalar loops
      */
     public VectorKernels() {
-        if (LANES < VectorSupport.MIN_LANES) {
-            throw new UnsupportedOperationException("float vectors here have " + LANES + " lanes ("
-                    + FLOAT.vectorBitSize() + "-bit); at least " + VectorSupport.MIN_LANES
-                    + " are needed for SIMD kernels to pay off");
-        }
+        VectorSupport.requireEnoughLanes();
     }
 
     @Override

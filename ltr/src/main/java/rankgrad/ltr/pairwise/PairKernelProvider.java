@@ -1,12 +1,14 @@
 package rankgrad.ltr.pairwise;
 
-import rankgrad.autodiff.kernel.KernelSelection;
+import java.lang.invoke.MethodHandles;
+import rankgrad.autodiff.internal.simd.KernelSelection;
 
 /**
  * Chooses the pair kernels once, at first use, by the rule the engine's {@code
  * rankgrad.autodiff.kernel.KernelProvider} uses: {@code VectorPairKernels} when the module {@code
- * jdk.incubator.vector} is readable, {@link ScalarPairKernels} otherwise, with one log line
- * (logger {@code rankgrad.ltr}) saying which and why.
+ * jdk.incubator.vector} is readable and float vectors have at least 4 lanes, {@link
+ * ScalarPairKernels} otherwise, with one log line (logger {@code rankgrad.ltr}) saying which and
+ * why. Both families share one species, so {@code -Drankgrad.vector.bits} narrows both.
  *
  * <p>The same system property selects both: {@code rankgrad.kernels} = {@code auto} (default),
  * {@code scalar} (force the scalar reference) or {@code vector} (fail if the Vector API is absent).
@@ -32,7 +34,8 @@ public final class PairKernelProvider {
     }
 
     private static PairKernels choose() {
-        return KernelSelection.choose(System.getProperty("rankgrad.kernels", "auto"), "pair kernels", PairKernels.class,
-                "rankgrad.ltr.pairwise.VectorPairKernels", ScalarPairKernels.INSTANCE, PairKernels::name, LOG);
+        return KernelSelection.choose(System.getProperty("rankgrad.kernels", "auto"), "pair kernels",
+                MethodHandles.lookup(), PairKernels.class, "rankgrad.ltr.pairwise.VectorPairKernels",
+                ScalarPairKernels.INSTANCE, PairKernels::name, LOG);
     }
 }

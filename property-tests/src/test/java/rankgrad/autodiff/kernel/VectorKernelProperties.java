@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 import rankgrad.autodiff.Parallel;
+import rankgrad.autodiff.internal.simd.VectorSupport;
 
 /**
  * Laws of the Vector API kernels: each equals its scalar oracle within a stated floating-point
