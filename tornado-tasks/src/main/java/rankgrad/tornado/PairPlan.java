@@ -53,7 +53,7 @@ abstract class PairPlan implements AutoCloseable {
         this.params = new FloatArray(1);
     }
 
-    /** The TaskGraph name: kernel and shape class, unique among live plans. */
+    /** The TaskGraph name, naming kernel and shape class (in TornadoVM logs and per-graph options). */
     final String graphName(String kernel) {
         return "rankgrad_" + kernel + "_" + shapeClass.docs() + "x" + shapeClass.queries();
     }
@@ -148,7 +148,7 @@ abstract class PairPlan implements AutoCloseable {
         try {
             executionPlan.close();
         } catch (TornadoExecutionPlanException e) {
-            throw new IllegalStateException("TornadoVM could not free the buffers of " + graphName("plan"), e);
+            throw new IllegalStateException("TornadoVM could not free the device buffers of a plan for " + shapeClass, e);
         }
     }
 }
