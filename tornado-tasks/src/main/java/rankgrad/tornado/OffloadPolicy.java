@@ -14,13 +14,16 @@ record OffloadPolicy(String name, long minPairs, boolean cpuDevices) {
     static final String MIN_PAIRS_PROPERTY = "rankgrad.tornado.minPairs";
 
     /**
-     * Default threshold of {@code auto}: 2^20 pair terms (e.g. 128 queries of 90 documents). The
-     * CPU backend does about 1 to 5 Gpairs/s on 2 cores, so a batch below this costs it at most
-     * about 1 ms, about the fixed cost measured for one device call (input copies, launch, output
-     * copy) on PoCL here; a GPU's fixed cost is similar, so smaller batches cannot gain. README
-     * ('GPU offload with TornadoVM') gives the measured crossover.
+     * Default threshold of {@code auto}: 2^21 pair terms (e.g. 128 queries of 128 documents). One
+     * device call has a fixed cost (input copies, launch, synchronization, output copy) measured at
+     * about 0.25 ms on PoCL here (scripts/bench-tornado: 0.69 ms for the two calls of a 16 x 30
+     * batch, of which 0.22 ms is pair work); in that time the CPU backend does about 1.7 million
+     * pair terms (7 Gpair/s measured at 128 x 120), so a smaller batch cannot gain on a device with
+     * that fixed cost however fast its arithmetic. A GPU's fixed cost is of the same order (PCIe
+     * copies and a launch); measure yours with scripts/bench-tornado and set
+     * {@code -Drankgrad.tornado.minPairs}.
      */
-    static final long AUTO_MIN_PAIRS = 1L << 20;
+    static final long AUTO_MIN_PAIRS = 1L << 21;
 
     /** {@code tornado}: every batch on the device, whatever its kind and size. */
     static OffloadPolicy always() {
