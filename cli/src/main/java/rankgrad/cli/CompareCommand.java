@@ -89,9 +89,13 @@ final class CompareCommand implements Callable<Integer> {
     /** The runs that diverged: their rows use the best epoch before the divergence, and the command exits with 1. */
     private final List<String> diverged = new ArrayList<>();
 
+    @Mixin
+    BackendOption backend;
+
     @Override
     public Integer call() throws Exception {
         training.validate();
+        backend.apply();
         List<String> lossNames = parseLosses();
         List<String> networks = parseModels();
         List<Metric> columns = parseMetrics();

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import rankgrad.ltr.data.CubicData;
 import rankgrad.ltr.data.Dataset;
@@ -56,8 +57,12 @@ final class DemoCommand implements Callable<Integer> {
             + " from the start (without it, the same demo resumes and a different one is refused)")
     boolean fresh;
 
+    @Mixin
+    BackendOption backend;
+
     @Override
     public Integer call() throws Exception {
+        backend.apply();
         if (queries.length != 3) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--queries needs three counts: train,vali,test");
         }

@@ -73,9 +73,13 @@ final class TrainCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "rankgrad-out", description = "output folder")
     Path out;
 
+    @Mixin
+    BackendOption backend;
+
     @Override
     public Integer call() throws Exception {
         training.validate();
+        backend.apply();
         boolean gradientFree = GradientFreeOptimizer.isGradientFree(loss);
         checkLoss(gradientFree);
         checkValidation(gradientFree);

@@ -1,7 +1,10 @@
 /**
- * The pairwise kernels of {@code rankgrad.ltr.pairwise.PairwiseBackend} as TornadoVM task graphs,
- * registered through {@code ServiceLoader} and selected with {@code -Drankgrad.pairwise=tornado};
- * the CPU backend of {@code rankgrad.ltr} stays the fallback whenever the TornadoVM runtime or a
- * device is absent. This module holds no code yet: the offload is its own issue.
+ * The pairwise backend of {@code rankgrad.ltr.pairwise.PairwiseBackend} on TornadoVM: device
+ * kernels ({@code *Kernels}: static methods on TornadoVM types, one work item per document row of
+ * a ragged batch), plans ({@code *Plan}: a TaskGraph compiled once per batch size class, buffers
+ * kept on the device) and the backends {@code tornado} and {@code auto}, registered through
+ * {@code ServiceLoader} and selected with {@code -Drankgrad.pairwise} or {@code --backend}. The CPU
+ * backend of {@code rankgrad.ltr} stays the fallback whenever the TornadoVM runtime or a device is
+ * absent, and whenever TornadoVM fails. Built only with the Maven profile {@code tornado}.
  */
 package rankgrad.tornado;

@@ -15,7 +15,9 @@ import rankgrad.ltr.internal.pairwise.PairKernelProvider;
  * registered with {@link ServiceLoader} (a TornadoVM module registers one). Whenever the named
  * backend is missing, fails to load, or reports {@link PairwiseBackend#isAvailable()} false (no
  * runtime, no device), the CPU backend is used and one log line (logger {@code rankgrad.ltr})
- * says why.
+ * says why. The name {@code auto} is a backend that offloads only where that pays (TornadoVM
+ * registers one); where none is registered or it has no device, {@code auto} is the CPU backend
+ * and the log line is informational, not a warning.
  */
 public final class PairwiseBackends {
     private static final System.Logger LOG = System.getLogger("rankgrad.ltr");
@@ -46,6 +48,7 @@ public final class PairwiseBackends {
         if (name.equalsIgnoreCase("cpu")) {
             return cpu();
         }
+        Level missing = name.equalsIgnoreCase("auto") ? Level.INFO : Level.WARNING;
         List<String> seen = new ArrayList<>();
         Iterator<PairwiseBackend> it = ServiceLoader.load(PairwiseBackend.class).iterator();
         while (true) {
@@ -66,12 +69,12 @@ public final class PairwiseBackends {
                     LOG.log(Level.INFO, "rankgrad pairwise backend: " + candidate.name());
                     return candidate;
                 }
-                LOG.log(Level.WARNING, "rankgrad pairwise backend '" + name
+                LOG.log(missing, "rankgrad pairwise backend '" + name
                         + "' is registered but has no runtime or device here; using cpu");
                 return cpu();
             }
         }
-        LOG.log(Level.WARNING, "rankgrad pairwise backend '" + name + "' not found (registered: "
+        LOG.log(missing, "rankgrad pairwise backend '" + name + "' not found (registered: "
                 + (seen.isEmpty() ? "none" : String.join(", ", seen))
                 + "; add its module to the class path); using cpu");
         return cpu();

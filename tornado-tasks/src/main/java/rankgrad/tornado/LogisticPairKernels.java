@@ -1,0 +1,59 @@
+package rankgrad.tornado;
+
+import uk.ac.manchester.tornado.api.annotations.Parallel;
+import uk.ac.manchester.tornado.api.math.TornadoMath;
+import uk.ac.manchester.tornado.api.types.arrays.FloatArray;
+import uk.ac.manchester.tornado.api.types.arrays.IntArray;
+
+/**
+ * Device kernel of the RankNet / LambdaRank pair terms (Burges et al.; Yue and Burges Eq. 2) over a
+ * ragged batch: one work item per document row, looping over its query's documents. Buffer layout
+ * as in {@link RankKernels}; sigma_s = params[0]; shape[2] = 1 weighs pairs by |gain_k - gain_j|
+ * |disc_k - disc_j| (LambdaRank), 0 by 1 (RankNet; gains and discounts are then not read).
+ */
+public final class LogisticPairKernels {
+    private LogisticPairKernels() {
+    }
+
+    /**
+     * grad_k = -sum_{j: y_j != y_k} u_kj w_kj sigma_s / (1 + e^{u_kj sigma_s z_kj}) and cost_k =
+     * sum_{j: y_k &gt; y_j} w_kj log(1 + e^{-sigma_s z_kj}), z_kj = s_k - s_j.
+     */
+    public static void logisticPairs(FloatArray scores, FloatArray labels, FloatArray gains, FloatArray discounts,
+            IntArray offsets, IntArray shape, FloatArray params, FloatArray grad, FloatArray cost) {
+        int n = shape.get(RankKernels.DOCS);
+        int queries = shape.get(RankKernels.QUERIES);
+        int weighted = shape.get(RankKernels.MODE);
+        float sigma = params.get(0);
+        for (@Parallel int k = 0; k < grad.getSize(); k++) {
+            if (k < n) {
+                int q = DeviceMath.queryOf(offsets, queries, k);
+                int to = offsets.get(q + 1);
+                float sk = scores.get(k);
+                float yk = labels.get(k);
+                float gk = weighted == 1 ? gains.get(k) : 0f;
+                float dk = weighted == 1 ? discounts.get(k) : 0f;
+                float g = 0f;
+                float c = 0f;
+                for (int j = offsets.get(q); j < to; j++) {
+                    float yj = labels.get(j);
+                    if (yj != yk) {
+                        float w = 1f;
+                        if (weighted == 1) {
+                            w = TornadoMath.abs(gk - gains.get(j)) * TornadoMath.abs(dk - discounts.get(j));
+                        }
+                        float z = sigma * (sk - scores.get(j));
+                        if (yk > yj) {
+                            g -= w * sigma * DeviceMath.sigmoid(-z);
+                            c += w * DeviceMath.softplus(-z);
+                        } else {
+                            g += w * sigma * DeviceMath.sigmoid(z);
+                        }
+                    }
+                }
+                grad.set(k, g);
+                cost.set(k, c);
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package rankgrad.tornado;
+
+/**
+ * When a batch goes to the TornadoVM device and when it stays on the CPU backend. A function of
+ * the batch's size and the device kind only (never of timings taken at run time), so the same data
+ * and seed take the same path, hence give the same model, on every run.
+ *
+ * @param name the backend name it is selected by
+ * @param minPairs the least number of pair terms, sum over queries of m_q^2, worth a device call
+ * @param cpuDevices whether an OpenCL CPU device (e.g. PoCL) is used at all
+ */
+record OffloadPolicy(String name, long minPairs, boolean cpuDevices) {
+    /** System property overriding {@link #AUTO_MIN_PAIRS} (pair terms per batch). */
+    static final String MIN_PAIRS_PROPERTY = "rankgrad.tornado.minPairs";
+
+    /**
+     * Default threshold of {@code auto}: 2^21 pair terms (e.g. 128 queries of 128 documents). One
+     * device call has a fixed cost (input copies, launch, synchronization, output copy) measured at
+     * about 0.25 ms on PoCL here (scripts/bench-tornado: 0.69 ms for the two calls of a 16 x 30
+     * batch, of which 0.22 ms is pair work); in that time the CPU backend does about 1.7 million
+     * pair terms (7 Gpair/s measured at 128 x 120), so a smaller batch cannot gain on a device with
+     * that fixed cost however fast its arithmetic. A GPU's fixed cost is of the same order (PCIe
+     * copies and a launch); measure yours with scripts/bench-tornado and set
+     * {@code -Drankgrad.tornado.minPairs}.
+     */
+    static final long AUTO_MIN_PAIRS = 1L << 21;
+
+    /** {@code tornado}: every batch on the device, whatever its kind and size. */
+    static OffloadPolicy always() {
+        return new OffloadPolicy("tornado", 0, true);
+    }
+
+    /**
+     * {@code auto}: batches of at least {@code -Drankgrad.tornado.minPairs} (default {@link
+     * #AUTO_MIN_PAIRS}) pair terms on a GPU or accelerator; OpenCL CPU devices never (the CPU
+     * backend's SIMD kernels beat them on the same cores: README).
+     */
+    static OffloadPolicy auto() {
+        long min = Long.getLong(MIN_PAIRS_PROPERTY, AUTO_MIN_PAIRS);
+        if (min < 0) {
+            throw new IllegalArgumentException("-D" + MIN_PAIRS_PROPERTY + " must be >= 0, got " + min);
+        }
+        return new OffloadPolicy("auto", min, false);
+    }
+
+    /** Whether a batch of {@code pairs} pair terms goes to a device of this kind. */
+    boolean offloads(long pairs, boolean cpuDevice) {
+        return (cpuDevices || !cpuDevice) && pairs >= minPairs;
+    }
+
+    /** Pair terms of a ragged batch: sum over queries of m_q^2. */
+    static long pairs(int[] offsets) {
+        long sum = 0;
+        for (int q = 0; q + 1 < offsets.length; q++) {
+            long m = offsets[q + 1] - offsets[q];
+            sum += m * m;
+        }
+        return sum;
+    }
+}
