@@ -16,11 +16,11 @@ record OffloadPolicy(String name, long minPairs, boolean cpuDevices) {
     /**
      * Default threshold of {@code auto}: 2^21 pair terms (e.g. 128 queries of 128 documents). One
      * device call has a fixed cost (input copies, launch, synchronization, output copy) measured at
-     * about 0.25 ms on PoCL here (scripts/bench-tornado: 0.69 ms for the two calls of a 16 x 30
-     * batch, of which 0.22 ms is pair work); in that time the CPU backend does about 1.7 million
-     * pair terms (7 Gpair/s measured at 128 x 120), so a smaller batch cannot gain on a device with
-     * that fixed cost however fast its arithmetic. A GPU's fixed cost is of the same order (PCIe
-     * copies and a launch); measure yours with scripts/bench-tornado and set
+     * about 0.25 ms on PoCL here (scripts/bench-tornado: 0.63 ms for the two calls of a 16 x 30
+     * batch, of which about 0.14 ms is pair work); in that time the CPU backend does 1.7 to 2.5
+     * million pair terms (7 to 10 Gpair/s measured at 128 x 120), so a smaller batch cannot gain on
+     * a device with that fixed cost however fast its arithmetic. A GPU's fixed cost is of the same
+     * order (PCIe copies and a launch); measure yours with scripts/bench-tornado and set
      * {@code -Drankgrad.tornado.minPairs}.
      */
     static final long AUTO_MIN_PAIRS = 1L << 21;
