@@ -42,7 +42,7 @@ class TrainingOnDeviceTest {
 
     @Test
     void twinSigmoidType3TrainsAsOnTheCpu() throws IOException {
-        TwinSigmoidLoss loss = (TwinSigmoidLoss) Losses.parse("ndcg-type3", 7, CONFIG.epochs());
+        TwinSigmoidLoss loss = (TwinSigmoidLoss) Losses.parse("ndcg-type3", 7);
         TornadoPairwiseBackend device = onDevice();
         compare(loss.withBackend(PairwiseBackends.cpu()), loss.withBackend(device), device);
     }
