@@ -154,7 +154,7 @@ final class CompareCommand implements Callable<Integer> {
     private LetorOptions readOptions(List<Metric> columns) {
         List<Metric> needed = new ArrayList<>(columns);
         needed.add(training.selection());
-        return LetorInputOptions.needsYmax(needed) ? LetorOptions.DEFAULT.withYmax(training.ymax) : LetorOptions.DEFAULT;
+        return LetorInputOptions.withGradeLimit(LetorOptions.DEFAULT, needed, training.ymax);
     }
 
     private static Dataset[] read(Folds fold, LetorOptions read) throws IOException {

@@ -26,7 +26,12 @@ final class LetorInputOptions {
 
     /** The reader's options, refusing grades above {@code ymax} when one of {@code metrics} is ERR or nERR. */
     LetorOptions options(List<Metric> metrics, double ymax) {
-        return needsYmax(metrics) ? options().withYmax(ymax) : options();
+        return withGradeLimit(options(), metrics, ymax);
+    }
+
+    /** {@code base}, refusing grades above {@code ymax} when one of {@code metrics} is ERR or nERR. */
+    static LetorOptions withGradeLimit(LetorOptions base, List<Metric> metrics, double ymax) {
+        return needsYmax(metrics) ? base.withYmax(ymax) : base;
     }
 
     /** Whether a metric's value needs every grade at most ymax (ERR's R(y) = (2^y - 1) / 2^ymax). */

@@ -102,8 +102,8 @@ final class TrainCommand implements Callable<Integer> {
     private int train(boolean gradientFree, FeatureSubset subset) throws Exception {
         PrintWriter o = spec.commandLine().getOut();
         // An ERR selection metric needs every grade at most ymax: refused while reading, with file and line.
-        LetorOptions read = LetorInputOptions.needsYmax(List.of(training.selection()))
-                ? LetorOptions.DEFAULT.withYmax(training.ymax) : LetorOptions.DEFAULT;
+        LetorOptions read = LetorInputOptions.withGradeLimit(LetorOptions.DEFAULT, List.of(training.selection()),
+                training.ymax);
         Dataset tr = LetorReader.read(train, 0, read);
         featureOption.select(subset, tr);
         String split = null;
