@@ -112,6 +112,55 @@ public final class ScalarKernels implements Kernels {
     }
 
     @Override
+    public void biasedColumnSumsF32(float[] z, int zOff, float[] bias, double[] sum, int n) {
+        for (int j = 0; j < n; j++) {
+            float v = z[zOff + j] + bias[j];
+            sum[j] += v;
+        }
+    }
+
+    @Override
+    public void biasedSquaredDeviationsF32(float[] z, int zOff, float[] bias, double[] mean, double[] q, int n) {
+        for (int j = 0; j < n; j++) {
+            float v = z[zOff + j] + bias[j];
+            double d = v - mean[j];
+            q[j] += d * d;
+        }
+    }
+
+    @Override
+    public void batchNormReluF32(float[] z, float[] bias, float[] mu, float[] scale, float[] shift, float[] y, int off,
+            int n) {
+        for (int j = 0; j < n; j++) {
+            float v = ((z[off + j] + bias[j]) - mu[j]) * scale[j] + shift[j];
+            y[off + j] = v > 0f ? v : 0f;
+        }
+    }
+
+    @Override
+    public void batchNormReluSumsF32(float[] y, float[] g, float[] z, float[] bias, float[] mu, double[] sumDy,
+            double[] sumDyXc, int off, int n) {
+        for (int j = 0; j < n; j++) {
+            float dy = y[off + j] > 0f ? g[off + j] : 0f;
+            float xc = (z[off + j] + bias[j]) - mu[j];
+            sumDy[j] += dy;
+            sumDyXc[j] += dy * (double) xc;
+        }
+    }
+
+    @Override
+    public void batchNormReluInputGradF32(float[] y, float[] g, float[] z, float[] bias, float[] mu, float[] k,
+            float[] b, float[] c, float[] dz, double[] colSum, int off, int n) {
+        for (int j = 0; j < n; j++) {
+            float dy = y[off + j] > 0f ? g[off + j] : 0f;
+            float xc = (z[off + j] + bias[j]) - mu[j];
+            float d = k[j] * dy + b[j] * xc + c[j];
+            dz[off + j] = d;
+            colSum[j] += d;
+        }
+    }
+
+    @Override
     public void adamF32(float[] p, float[] g, float[] m, float[] v, int n, AdamCoefficients c) {
         for (int j = 0; j < n; j++) {
             adamStepF32(p, g, m, v, j, c);

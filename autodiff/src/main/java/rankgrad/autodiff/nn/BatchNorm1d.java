@@ -141,7 +141,8 @@ public final class BatchNorm1d implements Layer {
                 Var.constant(runningVar));
     }
 
-    private void updateRunningStatistics(double[] mean, double[] biasedVariance, int rows) {
+    /** The {@link BatchNorm.StatisticsSink} of this module (package-private: the fused MLP layer uses it). */
+    void updateRunningStatistics(double[] mean, double[] biasedVariance, int rows) {
         double unbias = rows / (rows - 1.0);
         for (int j = 0; j < features; j++) {
             runningMean.set(j, (1 - momentum) * runningMean.get(j) + momentum * mean[j]);

@@ -9,6 +9,8 @@ import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Ops;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
+import rankgrad.autodiff.internal.Workspace;
+import rankgrad.autodiff.ops.Affine;
 
 /**
  * A fully connected layer y = x W + b for a batch x (rows x in): W is stored in x out (the
@@ -83,6 +85,17 @@ public final class Linear implements Layer {
 
     @Override
     public Var forward(Var x) {
+        checkInput(x);
+        return Ops.affine(x, weight, bias);
+    }
+
+    /** Forward with dX in {@code workspace}: for an input made by a node that gives dX back. */
+    Var forward(Var x, Workspace workspace) {
+        checkInput(x);
+        return Var.apply(Affine.withInputGradientIn(workspace), x, weight, bias);
+    }
+
+    void checkInput(Var x) {
         Tensor v = x.value();
         if (v.rank() != 2 || v.cols() != in) {
             throw new IllegalArgumentException("linear layer " + in + " -> " + out + " needs a matrix with " + in
@@ -92,7 +105,6 @@ public final class Linear implements Layer {
             throw new IllegalArgumentException("linear layer is " + weight.dtype() + " but its input is " + v.dtype()
                     + "; convert the input with Tensor.to(DType." + weight.dtype() + ")");
         }
-        return Ops.affine(x, weight, bias);
     }
 
     @Override

@@ -8,8 +8,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import rankgrad.autodiff.DType;
+import rankgrad.autodiff.NoGrad;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
+import rankgrad.autodiff.internal.Workspace;
+import rankgrad.autodiff.ops.AffineBatchNormRelu;
 
 /**
  * A multi-layer perceptron, the scoring network of the papers: for widths w_0 = input, w_1 .. w_k
@@ -73,6 +76,7 @@ public final class Mlp implements Layer {
     private final Sequential layers;
     private final Map<String, Var> parameters;
     private final Map<String, Tensor> buffers;
+    private final Workspace workspace = new Workspace();
 
     private Mlp(Spec spec) {
         this.spec = spec;
@@ -129,9 +133,47 @@ public final class Mlp implements Layer {
         return layers;
     }
 
+    /**
+     * Applies the network. In training mode, each Linear, BatchNorm, ReLU triple runs as one
+     * {@link AffineBatchNormRelu} node (the same bits as the three modules one after the other,
+     * which {@code layers().forward(x)} runs), and while a graph is being recorded the tensors that
+     * stay inside the network (each hidden layer's pre-activation and output, the gradients between
+     * its layers) come from this network's {@link Workspace}, so that steps of equal batch size
+     * reuse them instead of allocating.
+     *
+     * <p>Why a recycled tensor is never one the caller can see: the workspace only holds a hidden
+     * layer's output when the next module (another fused layer or a Linear) is its only consumer,
+     * and the gradient flowing into such an output; both are given back at the end of the backward
+     * of the node that read them last, which the reverse topological order runs after every other
+     * reader. The returned output, the parameters and their gradients, and the gradient of an input
+     * that requires one are always fresh tensors.
+     */
     @Override
     public Var forward(Var x) {
-        return layers.forward(x);
+        List<Layer> ms = layers.modules();
+        Workspace ws = NoGrad.active() ? null : workspace;
+        Var h = x;
+        // True when h is the workspace-held output of a fused layer, whose backward gives back dh.
+        boolean internal = false;
+        int i = 0;
+        while (i < ms.size()) {
+            Layer m = ms.get(i);
+            if (i + 2 < ms.size() && m instanceof Linear lin && ms.get(i + 1) instanceof BatchNorm1d bn
+                    && bn.isTraining() && ms.get(i + 2) instanceof Activation.Relu) {
+                lin.checkInput(h);
+                boolean last = i + 3 == ms.size();
+                AffineBatchNormRelu op = ws == null ? AffineBatchNormRelu.of(bn.eps(), bn::updateRunningStatistics)
+                        : AffineBatchNormRelu.inWorkspace(bn.eps(), bn::updateRunningStatistics, ws, !last, internal);
+                h = Var.apply(op, h, lin.weight(), lin.bias(), bn.weight(), bn.bias());
+                internal = ws != null && !last;
+                i += 3;
+            } else {
+                h = internal && m instanceof Linear lin ? lin.forward(h, ws) : m.forward(h);
+                internal = false;
+                i++;
+            }
+        }
+        return h;
     }
 
     @Override

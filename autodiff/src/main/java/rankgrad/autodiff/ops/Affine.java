@@ -1,9 +1,11 @@
 package rankgrad.autodiff.ops;
 
 import java.util.Arrays;
+import java.util.Objects;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.internal.Parallel;
+import rankgrad.autodiff.internal.Workspace;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.kernel.KernelProvider;
 import rankgrad.autodiff.kernel.Kernels;
@@ -20,13 +22,24 @@ import rankgrad.autodiff.kernel.Kernels;
  */
 public final class Affine implements Op<Affine.Saved> {
     /** The shared instance (the op is stateless). */
-    public static final Affine INSTANCE = new Affine();
+    public static final Affine INSTANCE = new Affine(null);
 
     /** What backward needs: the input and the weights. */
     public record Saved(Tensor x, Tensor w) {
     }
 
-    private Affine() {
+    private final Workspace workspace;
+
+    private Affine(Workspace workspace) {
+        this.workspace = workspace;
+    }
+
+    /**
+     * The op with dX taken from {@code workspace}, for a caller that guarantees X is the output of
+     * a node of the same network that gives dX back in its backward (see {@link Workspace}).
+     */
+    public static Affine withInputGradientIn(Workspace workspace) {
+        return new Affine(Objects.requireNonNull(workspace, "workspace"));
     }
 
     @Override
@@ -83,7 +96,13 @@ public final class Affine implements Op<Affine.Saved> {
         int n = x.dim(0);
         int k = x.dim(1);
         int out = w.dim(1);
-        Tensor dx = needs[0] ? MatMul.gemm(false, true, n, k, out, g, w) : null;
+        Tensor dx = null;
+        if (needs[0] && workspace != null && g.dtype() == DType.F32) {
+            dx = Tensor.of(workspace.take(n * k), n, k);
+            KernelProvider.kernels().gemmF32(false, true, n, k, out, g.f32(), w.f32(), dx.f32());
+        } else if (needs[0]) {
+            dx = MatMul.gemm(false, true, n, k, out, g, w);
+        }
         Tensor dw = needs[1] ? MatMul.gemm(true, false, k, out, n, x, g) : null;
         Tensor db = null;
         if (needs[2]) {

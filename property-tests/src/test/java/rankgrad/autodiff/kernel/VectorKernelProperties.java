@@ -145,6 +145,77 @@ class VectorKernelProperties {
         });
     }
 
+    /**
+     * The fused bias + batch norm + ReLU kernels round every float32 operation alike and sum each
+     * float64 column in row order in both implementations: bit equality, including NaN, infinities,
+     * signed zeros and subnormals, at every row offset and length around the vector width.
+     */
+    @Test
+    void vectorBatchNormReluKernelsEqualScalarBitForBit() {
+        Gen<Integer> sizes = Generate.pick(List.of(0, 1, L - 1, L, L + 1, 2 * L + 1, 13, 100, 207));
+        qt().withExamples(300).forAll(sizes, integers().between(0, 3), longs().all()).checkAssert((n, off, seed) -> {
+            SplittableRandom rnd = new SplittableRandom(seed);
+            float[] z = mixed(rnd, n + off);
+            float[] g = mixed(rnd, n + off);
+            float[] y = mixed(rnd, n + off);
+            float[][] rowParams = new float[7][];
+            for (int p = 0; p < rowParams.length; p++) {
+                rowParams[p] = mixed(rnd, n);
+            }
+            float[] bias = rowParams[0];
+            float[] mu = rowParams[1];
+            double[] mean = new double[n];
+            double[][] acc = new double[2][n];
+            for (int j = 0; j < n; j++) {
+                mean[j] = rnd.nextDouble(-100, 100);
+                acc[0][j] = rnd.nextDouble(-1e3, 1e3);
+                acc[1][j] = rnd.nextDouble(-1e3, 1e3);
+            }
+            String where = "n=" + n + " off=" + off + " seed=" + seed;
+            double[][] s1 = {acc[0].clone(), acc[1].clone()};
+            double[][] v1 = {acc[0].clone(), acc[1].clone()};
+            SCALAR.biasedColumnSumsF32(z, off, bias, s1[0], n);
+            VECTOR.biasedColumnSumsF32(z, off, bias, v1[0], n);
+            SCALAR.biasedSquaredDeviationsF32(z, off, bias, mean, s1[1], n);
+            VECTOR.biasedSquaredDeviationsF32(z, off, bias, mean, v1[1], n);
+            KernelLaws.assertVectorEqualsScalar("biasedColumnSums " + where, s1[0], v1[0], Tolerance.EXACT);
+            KernelLaws.assertVectorEqualsScalar("biasedSquaredDeviations " + where, s1[1], v1[1], Tolerance.EXACT);
+
+            float[] ys = y.clone();
+            float[] yv = y.clone();
+            SCALAR.batchNormReluF32(z, bias, mu, rowParams[2], rowParams[3], ys, off, n);
+            VECTOR.batchNormReluF32(z, bias, mu, rowParams[2], rowParams[3], yv, off, n);
+            KernelLaws.assertVectorEqualsScalar("batchNormRelu " + where, ys, yv, Tolerance.EXACT);
+
+            double[][] s2 = {acc[0].clone(), acc[1].clone()};
+            double[][] v2 = {acc[0].clone(), acc[1].clone()};
+            SCALAR.batchNormReluSumsF32(y, g, z, bias, mu, s2[0], s2[1], off, n);
+            VECTOR.batchNormReluSumsF32(y, g, z, bias, mu, v2[0], v2[1], off, n);
+            KernelLaws.assertVectorEqualsScalar("batchNormReluSums dy " + where, s2[0], v2[0], Tolerance.EXACT);
+            KernelLaws.assertVectorEqualsScalar("batchNormReluSums dy*xc " + where, s2[1], v2[1], Tolerance.EXACT);
+
+            float[] ds = y.clone();
+            float[] dv = y.clone();
+            double[] cs = acc[0].clone();
+            double[] cv = acc[0].clone();
+            SCALAR.batchNormReluInputGradF32(y, g, z, bias, mu, rowParams[4], rowParams[5], rowParams[6], ds, cs, off, n);
+            VECTOR.batchNormReluInputGradF32(y, g, z, bias, mu, rowParams[4], rowParams[5], rowParams[6], dv, cv, off, n);
+            KernelLaws.assertVectorEqualsScalar("batchNormReluInputGrad dz " + where, ds, dv, Tolerance.EXACT);
+            KernelLaws.assertVectorEqualsScalar("batchNormReluInputGrad sums " + where, cs, cv, Tolerance.EXACT);
+        });
+    }
+
+    /** Ordinary values in [-120, 120], one in five a boundary value (zeros, subnormals, MAX, infinities, NaN). */
+    private static float[] mixed(SplittableRandom rnd, int length) {
+        float[] boundary = {0f, -0f, Float.MIN_VALUE, -Float.MIN_NORMAL / 3, 1e15f, -1e15f, Float.MAX_VALUE,
+            -Float.MAX_VALUE, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.NaN};
+        float[] x = new float[length];
+        for (int i = 0; i < length; i++) {
+            x[i] = rnd.nextInt(5) == 0 ? boundary[rnd.nextInt(boundary.length)] : (float) rnd.nextDouble(-120, 120);
+        }
+        return x;
+    }
+
     @Test
     void vectorGemmEqualsScalarGemm() {
         qt().withExamples(80).forAll(shapes(), booleans().all(), booleans().all(), longs().all())
