@@ -11,6 +11,7 @@ import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Ops;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
+import rankgrad.autodiff.internal.Parallel;
 import rankgrad.autodiff.optim.Adam;
 
 /**
@@ -77,6 +78,33 @@ class MlpFusedLayersTest {
     @Test
     void fusedStepsWithInputBatchNormAndActivatedOutputAreBitIdentical() {
         assertFusedStepsEqualUnfused(r4l(30).inputBatchNorm(true).lastActivated(true).output(2), 500, 30);
+    }
+
+    @Test
+    void fusedTrainingGivesTheSameBitsForOneTwoAndThreeThreads() {
+        int before = Parallel.threads();
+        try {
+            Map<String, Tensor> reference = null;
+            for (int threads = 1; threads <= 3; threads++) {
+                Parallel.setThreads(threads);
+                // Width 100 on 1000 rows: 4 row chunks per pass, several GEMM blocks.
+                Mlp net = Mlp.builder(30).hidden(100, 100).activation(Activation.relu()).batchNorm(true).seed(4).build();
+                Adam adam = Adam.create(net.namedParameters(), Adam.Settings.defaults());
+                SplittableRandom rng = new SplittableRandom(13);
+                for (int step = 0; step < 3; step++) {
+                    adam.zeroGrad();
+                    loss(net.forward(Var.constant(random(rng, 1000, 30))), random(rng, 1000, 1)).backward();
+                    adam.step();
+                }
+                if (reference == null) {
+                    reference = net.state();
+                } else {
+                    assertSameBits(reference, net.state(), "with " + threads + " threads");
+                }
+            }
+        } finally {
+            Parallel.setThreads(before);
+        }
     }
 
     /** Steps on one batch size (so the workspace recycles); the first step's output must not change. */

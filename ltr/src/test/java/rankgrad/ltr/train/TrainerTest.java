@@ -99,6 +99,25 @@ class TrainerTest {
         assertEquals(ModelFile.toJson(a), ModelFile.toJson(b));
     }
 
+    /**
+     * Hidden layers of width 100 on batches of 960 rows: each fused layer's passes split into 3 row
+     * chunks and the GEMMs into several blocks, so the thread count changes who runs what.
+     */
+    @Test
+    void sameSeedSameModelBytesForOneTwoAndThreeThreadsWithWideLayers() throws IOException {
+        TrainingConfig wide = config().withEpochs(3).withBatchQueries(48);
+        List<String> models = new ArrayList<>();
+        for (int threads = 1; threads <= 3; threads++) {
+            Parallel.setThreads(threads);
+            RankingModel m = RankingModel.of("test-mlp", Mlp.create(Mlp.builder(10).hidden(100, 100)
+                    .activation(Activation.relu()).batchNorm(true).seed(5).spec()), new Normalization.QueryZScore());
+            Trainer.of(wide).fit(m, LambdaRankLoss.create(4), TRAIN, VALID, TrainingListener.none());
+            models.add(ModelFile.toJson(m));
+        }
+        assertEquals(models.get(0), models.get(1), "1 vs 2 threads");
+        assertEquals(models.get(0), models.get(2), "1 vs 3 threads");
+    }
+
     @Test
     void resumingAKilledRunGivesTheUninterruptedModelByteForByte() throws IOException {
         RankingModel whole = smallMlp(4);
