@@ -2,14 +2,14 @@ package rankgrad.autodiff.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The team runs every task exactly once, from any caller, and reports a task's failure. */
+/** The pool runs every task exactly once, from any caller, and reports a task's failure. */
 class ParallelTest {
     private final int before = Parallel.threads();
 
@@ -87,8 +87,9 @@ class ParallelTest {
                 throw boom;
             }
         }));
-        assertSame(boom, thrown);
-        // The team still works afterwards.
+        // The pool may rethrow a copy made in the calling thread, with the original as its cause.
+        assertTrue(thrown == boom || thrown.getCause() == boom, "rethrown: " + thrown);
+        // The pool still works afterwards.
         int[] ones = new int[20];
         java.util.Arrays.fill(ones, 1);
         assertArrayEquals(ones, runCounts(20));
