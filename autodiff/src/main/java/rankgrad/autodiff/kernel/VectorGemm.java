@@ -13,10 +13,11 @@ import rankgrad.autodiff.internal.simd.VectorSupport;
  * <p><b>Algorithm</b> (the GotoBLAS/BLIS layering, cut down to the small-n shapes of training).
  * op(B) is packed into panels 1 to 3 vectors wide (48 columns with AVX-512), each stored
  * row after row contiguously and zero-padded past column n, so the micro-kernel reads B with unit
- * stride and no masks whatever the transpose. A is not packed: its elements are broadcast straight
- * from the caller's array, row-major or transposed (packing A costs a scalar transpose per
- * element and would be reused only n/48 times). The micro-kernel holds an 8-row x 3-vector block
- * of C in 24 of the 32 vector registers; per step of k it loads 3 vectors of B, broadcasts 8
+ * stride and no masks whatever the transpose. A row-major is not packed: the 8 rows of a strip are
+ * 8 contiguous streams, broadcast straight from the caller's array. A stored transposed (X of the
+ * weight gradient X^T dY) is packed per k-block into strips of 8 rows, k after k, since read in
+ * place a strip's 8 elements of one k sit a whole row of A apart. The micro-kernel holds an
+ * 8-row x 3-vector block of C in 24 of the 32 vector registers; per step of k it loads 3 vectors of B, broadcasts 8
  * elements of A and issues 24 fused multiply-adds. A task loops over k-blocks of {@link #KC}, then
  * panels, then 8-row strips, so one panel of B (KC x 48 floats) stays in L1 while the strips of A
  * stream through it. B is packed once per call and shared by all tasks when several row blocks
@@ -26,8 +27,10 @@ import rankgrad.autodiff.internal.simd.VectorSupport;
  * <p><b>Determinism.</b> The task partition is a function of (m, n, k) only: C is cut into row
  * blocks of about {@link #MC} rows times column groups of at most {@link #NC_VECTORS} vectors; when
  * that gives fewer than {@link #MIN_BLOCKS} blocks and k is long (the weight gradient X^T dY of a
- * batch), k is also cut into a power-of-two number of chunks, each summed into its own partial
- * product, and the partials are added in chunk order. Every element of C is thus the same sequence
+ * batch), k is also cut into a power-of-two number of chunks (at most {@link #MAX_K_CHUNKS}, none
+ * shorter than {@link #MIN_K_CHUNK}), the row blocks grow to {@link #MC_SPLIT} rows so that a task
+ * reads whole rows of a transposed A, each chunk is summed into its own partial product, and the
+ * partials are added in chunk order. Every element of C is thus the same sequence
  * of fused multiply-adds and additions for any thread count: results are bit-identical with 1 or
  * 16 threads.
  *
