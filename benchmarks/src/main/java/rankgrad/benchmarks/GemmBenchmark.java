@@ -24,7 +24,8 @@ import rankgrad.autodiff.kernel.Kernels;
  * training step of the LETOR MLP (a batch of 15360 documents, 136 features, 100 hidden units),
  * forward and backward, and on 1024^3. The secondary result {@code gflop} is the rate in GFLOP/s
  * (2 m n k per product). Threads: {@code -jvmArgsPrepend -Drankgrad.threads=N};
- * {@code scripts/bench-kernels} runs 1 and 2 threads beside numpy/OpenBLAS and prints the ratios.
+ * {@code scripts/bench-kernels} runs 1 and 2 threads beside numpy (OpenBLAS) and PyTorch (MKL) and
+ * prints the ratios.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -33,8 +34,12 @@ import rankgrad.autodiff.kernel.Kernels;
 @Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-XX:+UseParallelGC"})
 @State(Scope.Benchmark)
 public class GemmBenchmark {
-    /** M x K x N, with :TN for dW = X^T dY and :NT for dX = dY W^T. */
-    @Param({"15360x136x100", "15360x100x100", "1024x1024x1024", "136x15360x100:TN", "15360x100x136:NT"})
+    /**
+     * M x K x N, with :TN for dW = X^T dY and :NT for dX = dY W^T: the forward products of the two
+     * hidden layers, their weight gradients and their input gradients.
+     */
+    @Param({"15360x136x100", "15360x100x100", "1024x1024x1024", "136x15360x100:TN", "100x15360x100:TN",
+        "15360x100x136:NT", "15360x100x100:NT"})
     public String shape;
 
     /** vector: the Vector API kernels (required); scalar: {@code ScalarKernels}, the oracle. */

@@ -2,6 +2,7 @@ package rankgrad.autodiff.kernel;
 
 import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
 import rankgrad.autodiff.internal.Parallel;
 import rankgrad.autodiff.internal.simd.VectorSupport;
@@ -12,10 +13,11 @@ import rankgrad.autodiff.internal.simd.VectorSupport;
  * <p><b>Algorithm</b> (the GotoBLAS/BLIS layering, cut down to the small-n shapes of training).
  * op(B) is packed into panels 1 to 3 vectors wide (48 columns with AVX-512), each stored
  * row after row contiguously and zero-padded past column n, so the micro-kernel reads B with unit
- * stride and no masks whatever the transpose. A is not packed: its elements are broadcast straight
- * from the caller's array, row-major or transposed (packing A costs a scalar transpose per
- * element and would be reused only n/48 times). The micro-kernel holds an 8-row x 3-vector block
- * of C in 24 of the 32 vector registers; per step of k it loads 3 vectors of B, broadcasts 8
+ * stride and no masks whatever the transpose. A row-major is not packed: the 8 rows of a strip are
+ * 8 contiguous streams, broadcast straight from the caller's array. A stored transposed (X of the
+ * weight gradient X^T dY) is packed per k-block into strips of 8 rows, k after k, since read in
+ * place a strip's 8 elements of one k sit a whole row of A apart. The micro-kernel holds an
+ * 8-row x 3-vector block of C in 24 of the 32 vector registers; per step of k it loads 3 vectors of B, broadcasts 8
  * elements of A and issues 24 fused multiply-adds. A task loops over k-blocks of {@link #KC}, then
  * panels, then 8-row strips, so one panel of B (KC x 48 floats) stays in L1 while the strips of A
  * stream through it. B is packed once per call and shared by all tasks when several row blocks
@@ -25,8 +27,10 @@ import rankgrad.autodiff.internal.simd.VectorSupport;
  * <p><b>Determinism.</b> The task partition is a function of (m, n, k) only: C is cut into row
  * blocks of about {@link #MC} rows times column groups of at most {@link #NC_VECTORS} vectors; when
  * that gives fewer than {@link #MIN_BLOCKS} blocks and k is long (the weight gradient X^T dY of a
- * batch), k is also cut into a power-of-two number of chunks, each summed into its own partial
- * product, and the partials are added in chunk order. Every element of C is thus the same sequence
+ * batch), k is also cut into a power-of-two number of chunks (at most {@link #MAX_K_CHUNKS}, none
+ * shorter than {@link #MIN_K_CHUNK}), the row blocks grow to {@link #MC_SPLIT} rows so that a task
+ * reads whole rows of a transposed A, each chunk is summed into its own partial product, and the
+ * partials are added in chunk order. Every element of C is thus the same sequence
  * of fused multiply-adds and additions for any thread count: results are bit-identical with 1 or
  * 16 threads.
  *
@@ -52,18 +56,29 @@ final class VectorGemm {
     /** Below this many blocks of C, a long k is split into chunks to give the threads work. */
     static final int MIN_BLOCKS = 8;
     /** Shortest k chunk worth the extra pass over its partial product. */
-    static final int MIN_K_CHUNK = 1024;
-    /** Most k chunks (a power of two, so 1, 2, 4 and 8 threads share them evenly). */
-    static final int MAX_K_CHUNKS = 8;
+    static final int MIN_K_CHUNK = 512;
+    /** Most k chunks (a power of two, so 1, 2, 4, 8 and 16 threads share them evenly). */
+    static final int MAX_K_CHUNKS = 16;
+    /** Most rows of C per task when k is split into chunks. */
+    static final int MC_SPLIT = 256;
     /** Elements of C per task when adding the k-chunk partial products. */
-    private static final int REDUCE_GRAIN = 1 << 14;
+    private static final int REDUCE_GRAIN = 1 << 12;
     /** Largest packed-B buffer kept per thread between calls (floats, 64 MiB). */
     private static final int MAX_CACHED_SCRATCH = 1 << 24;
 
     /** B packed once per call for all tasks, kept by the calling thread. */
     private static final ThreadLocal<float[]> SHARED_SCRATCH = new ThreadLocal<>();
+    /** The partial products of k chunks 1, 2, ..., kept by the calling thread. */
+    private static final ThreadLocal<float[]> PARTIAL_SCRATCH = new ThreadLocal<>();
     /** One k-block of B packed by a task for itself, kept by the worker thread. */
     private static final ThreadLocal<float[]> TASK_SCRATCH = new ThreadLocal<>();
+    /** One k-block of a transposed A packed into strips by a task, kept by the worker thread. */
+    private static final ThreadLocal<float[]> A_SCRATCH = new ThreadLocal<>();
+    /**
+     * Vectors of MR = 8 floats (256 bits), the copy unit of {@link #packTransposedA}; null where such vectors
+     * would be emulated in software (float vectors narrower than MR), and the copy is scalar.
+     */
+    private static final VectorSpecies<Float> STRIP = L >= MR ? FloatVector.SPECIES_256 : null;
 
     private VectorGemm() {
     }
@@ -93,7 +108,8 @@ final class VectorGemm {
             shared = packed;
         }
         float[] packedB = shared;
-        float[] partial = plan.kChunks() > 1 ? new float[(plan.kChunks() - 1) * m * n] : null;
+        // No zero-fill: the first k-block of every task overwrites its block of its chunk's partial.
+        float[] partial = plan.kChunks() > 1 ? scratch(PARTIAL_SCRATCH, (plan.kChunks() - 1) * m * n) : null;
         Parallel.forEach(plan.blocks() * plan.kChunks(),
                 t -> multiply(transA, transB, a, b, plan, packedB, c, partial, t));
         if (partial != null) {
@@ -142,6 +158,13 @@ final class VectorGemm {
             int chunks = 1;
             if (mBlocks * g < MIN_BLOCKS) {
                 chunks = Math.min(MAX_K_CHUNKS, Integer.highestOneBit(Math.max(1, k / MIN_K_CHUNK)));
+            }
+            if (chunks > 1) {
+                // The threads share the chunks; taller row blocks make each task read whole rows of a
+                // transposed A (X of X^T dY) as one contiguous run instead of a slice of every row.
+                mBlocks = Math.ceilDiv(m, MC_SPLIT);
+                rowBlock = roundUp(Math.ceilDiv(m, mBlocks), MR);
+                mBlocks = Math.ceilDiv(m, rowBlock);
             }
             int chunkLen = roundUp(Math.ceilDiv(k, chunks), MR);
             chunks = Math.ceilDiv(k, chunkLen);
@@ -248,6 +271,13 @@ final class VectorGemm {
         // Equal k-blocks of at most KC: a short last block would pay a full load and store of C.
         int kBlocks = Math.ceilDiv(kEnd - kStart, KC);
         int kcLen = Math.ceilDiv(kEnd - kStart, kBlocks);
+        // A stored transposed is packed: read in place, a strip's 8 elements of one k sit a whole
+        // row of A apart, and the strided stream ran TN at 0.5-0.7x the rate of the same product
+        // with A row-major. Packed, each strip is read contiguously, k after k, by every panel.
+        float[] packedA = transA ? scratch(A_SCRATCH, plan.rowBlock() * kcLen) : null;
+        float[] src = transA ? packedA : a;
+        int srcRs = transA ? 1 : aRs;
+        int srcCs = transA ? MR : aCs;
         for (int kb = kStart; kb < kEnd; kb += kcLen) {
             int kc = Math.min(kcLen, kEnd - kb);
             boolean accumulate = kb > kStart;
@@ -258,6 +288,9 @@ final class VectorGemm {
                             (plan.panelCol()[j] - plan.panelCol()[j0]) * kc);
                 }
             }
+            if (transA) {
+                packTransposedA(a, m, i0, i1, kb, kc, packedA);
+            }
             for (int j = j0; j < j1; j++) {
                 int vecs = plan.panelVecs()[j];
                 int col0 = plan.panelCol()[j];
@@ -265,13 +298,35 @@ final class VectorGemm {
                 int pbOff = own != null ? (col0 - plan.panelCol()[j0]) * kc : col0 * k + kb * vecs * L;
                 for (int i = i0; i < i1; i += MR) {
                     int rows = Math.min(MR, i1 - i);
-                    int aOff = transA ? kb * m + i : i * k + kb;
+                    int aOff = transA ? (i - i0) * kc : i * k + kb;
                     int cOff = dstOff + i * n + col0;
                     switch (vecs) {
-                        case 3 -> kernel8x3(a, aOff, aRs, aCs, rows, pb, pbOff, kc, dst, cOff, n, cols, accumulate, tile);
-                        case 2 -> kernel8x2(a, aOff, aRs, aCs, rows, pb, pbOff, kc, dst, cOff, n, cols, accumulate, tile);
-                        default -> kernel8x1(a, aOff, aRs, aCs, rows, pb, pbOff, kc, dst, cOff, n, cols, accumulate, tile);
+                        case 3 -> kernel8x3(src, aOff, srcRs, srcCs, rows, pb, pbOff, kc, dst, cOff, n, cols, accumulate, tile);
+                        case 2 -> kernel8x2(src, aOff, srcRs, srcCs, rows, pb, pbOff, kc, dst, cOff, n, cols, accumulate, tile);
+                        default -> kernel8x1(src, aOff, srcRs, srcCs, rows, pb, pbOff, kc, dst, cOff, n, cols, accumulate, tile);
                     }
+                }
+            }
+        }
+    }
+
+    /**
+     * Packs rows [i0, i1) of op(A) = A^T over k in [kb, kb + kc) into strips of MR rows: strip s holds,
+     * k after k, the MR elements op(A)[i0 + s MR + r][p] (r = 0..MR-1) at dst[s MR kc + (p - kb) MR + r].
+     * Those MR elements are contiguous in A (a[p m + i]), so each k is one 8-float copy. A strip
+     * narrower than MR (the edge of C) leaves its last slots unused: the micro-kernel never reads them.
+     */
+    private static void packTransposedA(float[] a, int m, int i0, int i1, int kb, int kc, float[] dst) {
+        for (int i = i0; i < i1; i += MR) {
+            int rows = Math.min(MR, i1 - i);
+            int d = (i - i0) * kc;
+            if (rows == MR && STRIP != null) {
+                for (int p = kb; p < kb + kc; p++, d += MR) {
+                    FloatVector.fromArray(STRIP, a, p * m + i).intoArray(dst, d);
+                }
+            } else {
+                for (int p = kb; p < kb + kc; p++, d += MR) {
+                    System.arraycopy(a, p * m + i, dst, d, rows);
                 }
             }
         }
@@ -287,13 +342,31 @@ final class VectorGemm {
         }
     }
 
-    /** Copies the first rows x cols of a tile (row stride w) into C, adding to C when accumulating. */
+    /**
+     * Copies the first rows x cols of a tile (row stride w, a multiple of L) into C, adding to C when
+     * accumulating. Vector by vector, the last of a row masked past column cols: every strip of a C
+     * whose width is not a multiple of L ends here (n = 100 or 136 of the hidden layers), and a scalar
+     * copy cost 5-15% of those products. A vector whose full width would reach past the end of c is
+     * copied element by element: a masked access there takes the Vector API's slow path. The sums
+     * are those of the scalar copy (x + y = y + x exactly), so C gets the same bits.
+     */
     private static void copyTile(float[] tile, int w, int rows, int cols, float[] c, int cOff, int ldc, boolean accumulate) {
         for (int r = 0; r < rows; r++) {
             int t = r * w;
             int o = cOff + r * ldc;
-            for (int j = 0; j < cols; j++) {
-                c[o + j] = accumulate ? c[o + j] + tile[t + j] : tile[t + j];
+            for (int j = 0; j < cols; j += L) {
+                if (o + j + L > c.length) {
+                    for (int jj = j; jj < cols; jj++) {
+                        c[o + jj] = accumulate ? c[o + jj] + tile[t + jj] : tile[t + jj];
+                    }
+                    break;
+                }
+                VectorMask<Float> inside = F.indexInRange(j, cols);
+                FloatVector x = FloatVector.fromArray(F, tile, t + j);
+                if (accumulate) {
+                    x = x.add(FloatVector.fromArray(F, c, o + j, inside));
+                }
+                x.intoArray(c, o + j, inside);
             }
         }
     }

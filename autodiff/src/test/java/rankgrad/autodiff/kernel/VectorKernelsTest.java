@@ -89,8 +89,9 @@ class VectorKernelsTest {
     void gemmOfIntegerMatricesIsExactForEveryTranspose() {
         // Entries in -3..3: every sum is an integer below 2^24, exact in any order, so the blocked
         // vector GEMM must equal the scalar one exactly. 37 rows leave a 5-row edge under the
-        // 8-row micro-kernel; 53 columns leave a partial vector; k = 5000 takes the k-split path.
-        int[][] shapes = {{37, 53, 29}, {1, 1, 1}, {24, 40, 5000}, {300, 100, 136}};
+        // 8-row micro-kernel; 53 columns leave a partial vector; k = 5000 and 3000 take the k-split
+        // path, 37 x 3000 with a 5-row edge strip in the packed transposed A.
+        int[][] shapes = {{37, 53, 29}, {1, 1, 1}, {24, 40, 5000}, {37, 53, 3000}, {300, 100, 136}};
         for (int[] s : shapes) {
             int m = s[0];
             int n = s[1];
