@@ -9,6 +9,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import rankgrad.ltr.data.Normalization;
+import rankgrad.ltr.model.Ensemble;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
 import rankgrad.ltr.model.SolrExport;
@@ -50,7 +51,14 @@ final class ExportCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--feature-names applies to --format solr only"
                     + " (an ONNX model takes its features by column: LETOR feature j in column j - 1)");
         }
-        RankingModel m = ModelFile.read(model);
+        Ensemble ensemble = ModelFile.readEnsemble(model);
+        if (ensemble.members().size() > 1) {
+            spec.commandLine().getErr().println("rankgrad: cannot export " + model + ": it is an ensemble of "
+                    + ensemble.members().size() + " models whose scores are averaged, and the " + format + " export writes one"
+                    + " network; export a member instead (train writes each to OUT/member-K/model.json)");
+            return 1;
+        }
+        RankingModel m = ensemble.members().get(0);
         if (format == Format.onnx) {
             try {
                 OnnxExport.write(m, name, out);

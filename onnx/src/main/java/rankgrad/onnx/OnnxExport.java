@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import rankgrad.autodiff.nn.Activation;
 import rankgrad.ltr.LibraryVersion;
+import rankgrad.ltr.data.FeatureTransform;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.model.DenseLayer;
@@ -101,6 +102,7 @@ public final class OnnxExport {
             String indices = g.constant(Initializer.int64s("select.columns", columns, columns.length));
             h = g.node("Gather", "select.features", List.of(h, indices), new Attribute.IntValue("axis", 1));
         }
+        h = transform(g, model.transform(), h);
         h = normalize(g, model.normalization(), h, model.inputs().size());
         for (int l = 0; l < layers.size(); l++) {
             DenseLayer layer = layers.get(l);
@@ -114,7 +116,9 @@ public final class OnnxExport {
         g.node("Squeeze", OUTPUT, List.of(h, axes));
         g.output(new ValueInfo(OUTPUT, ElementType.FLOAT, List.of(Dimension.named(DOCUMENTS)), "one score per document;"
                 + " a higher score ranks higher"));
-        String doc = "rankgrad " + model.architecture() + " scoring network with " + model.normalization().kind()
+        String doc = "rankgrad " + model.architecture() + " scoring network with "
+                + (model.transform() == FeatureTransform.NONE ? "" : model.transform().kind() + " transform and ")
+                + model.normalization().kind()
                 + " normalization inside the graph and batch normalization folded into the linear layers: input "
                 + INPUT + " [documents, " + d + "] raw features, output " + OUTPUT + " [documents]"
                 + (perQuery ? "; feed the documents of exactly one query per run (the normalization is per query)" : "");
@@ -124,9 +128,34 @@ public final class OnnxExport {
         if (!model.inputs().isAll()) {
             metadata.put("rankgrad.featureSubset", model.inputs().toString());
         }
+        if (model.transform() != FeatureTransform.NONE) {
+            metadata.put("rankgrad.transform", model.transform().kind());
+        }
         metadata.put("rankgrad.normalization", model.normalization().kind());
         metadata.put("rankgrad.batch", perQuery ? "one query's documents per run" : "any documents per run");
         return new OnnxModel(IR_VERSION, OPSET_VERSION, "rankgrad", LibraryVersion.get(), doc, g.build(name, doc), metadata);
+    }
+
+    /**
+     * Adds the feature transform's nodes (none for the identity) and returns the name of the
+     * transformed features. Signed log1p is sign(x) log(1 + |x|) in float64, rounded once to
+     * float32 (ONNX has no Log1p: for |x| below about 1e-8 the float64 sum 1 + |x| loses digits
+     * that rankgrad's log1p keeps, so such tiny values may differ beyond float32 rounding).
+     */
+    private static String transform(GraphBuilder g, FeatureTransform t, String x) {
+        return switch (t) {
+            case NONE -> x;
+            case SIGNED_LOG1P -> {
+                String xd = g.node("Cast", "log1p.x64", List.of(x), new Attribute.IntValue("to", CAST_TO_DOUBLE));
+                String abs = g.node("Abs", "log1p.abs", List.of(xd));
+                String one = g.constant(Initializer.doubles("log1p.one", new double[] {1}));
+                String shifted = g.node("Add", "log1p.shifted", List.of(abs, one));
+                String log = g.node("Log", "log1p.log", List.of(shifted));
+                String sign = g.node("Sign", "log1p.sign", List.of(xd));
+                String signed = g.node("Mul", "log1p.signed", List.of(sign, log));
+                yield g.node("Cast", "log1p.x", List.of(signed), new Attribute.IntValue("to", CAST_TO_FLOAT));
+            }
+        };
     }
 
     /** Adds the normalization nodes and returns the name of the normalized features. */

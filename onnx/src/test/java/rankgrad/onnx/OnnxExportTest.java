@@ -36,6 +36,7 @@ import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.data.CubicData;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.FeatureSubset;
+import rankgrad.ltr.data.FeatureTransform;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.data.Query;
 import rankgrad.ltr.model.Architectures;
@@ -155,6 +156,36 @@ class OnnxExportTest {
         }
     }
 
+    /**
+     * The signed log1p transform is computed inside the graph before the normalization, with the
+     * normalization fitted on transformed data (a missing or misplaced transform moves scores far
+     * beyond the rounding bound). Inputs are scaled by 100 and mixed in sign so the logarithm bends.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("subsetNormalizations")
+    void theSignedLog1pTransformIsInTheGraph(String norm) throws OrtException {
+        Dataset train = FeatureTransform.SIGNED_LOG1P.apply(scaled(data(1)));
+        RankingModel model = perturbed(RankingModel.create("R4.L", D, normalization(norm, train), 5), 9)
+                .withTransform(FeatureTransform.SIGNED_LOG1P);
+        assertScoresMatch(model, scaled(data(2)));
+        try (OrtSession session = session(OnnxExport.toBytes(model, "s"))) {
+            assertEquals("signed-log1p", session.getMetadata().getCustomMetadata().get("rankgrad.transform"));
+        }
+    }
+
+    /** Features times 100, every other column negated. */
+    private static Dataset scaled(Dataset d) {
+        List<Query> out = new ArrayList<>();
+        for (Query q : d.queries()) {
+            float[] x = q.x().clone();
+            for (int i = 0; i < x.length; i++) {
+                x[i] *= (i % 2 == 0 ? 100f : -100f);
+            }
+            out.add(q.withX(x));
+        }
+        return new Dataset(d.name(), d.features(), out);
+    }
+
     static Stream<String> subsetNormalizations() {
         return Stream.of("none", "standardize", "query-zscore");
     }
@@ -180,7 +211,8 @@ class OnnxExportTest {
                 float[] expected = model.scorer().score(q);
                 float[] actual = run(session, q);
                 assertEquals(expected.length, actual.length);
-                double[] tolerance = roundingBounds(model, model.normalization().apply(model.inputs().apply(q)));
+                double[] tolerance = roundingBounds(model, model.normalization().apply(model.transform().apply(
+                        model.inputs().apply(q))));
                 for (int i = 0; i < expected.length; i++) {
                     assertEquals(expected[i], actual[i], tolerance[i],
                             model.architecture() + " " + model.normalization().kind() + ": query " + q.qid() + ", document " + i);
