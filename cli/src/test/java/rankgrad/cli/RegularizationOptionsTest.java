@@ -100,10 +100,14 @@ class RegularizationOptionsTest {
         assertArrayEquals(expected, predicted, 0f, "predict scores with the members' mean");
         assertEquals(0, CliTest.run("eval", "--model", out.resolve("model.json").toString(), "--data",
                 f.resolve("test.txt").toString()).code());
-        CliTest.Run export = CliTest.run("export", "--model", out.resolve("model.json").toString(), "--format", "onnx", "--out",
-                dir.resolve("m.onnx").toString());
+        CliTest.Run export = CliTest.run("export", "--model", out.resolve("model.json").toString(), "--out",
+                dir.resolve("m.json").toString());
         assertEquals(1, export.code());
-        assertTrue(export.err().contains("an ensemble of 3 models whose scores are averaged"), export.err());
+        assertTrue(export.err().contains("to Solr: it is an ensemble of 3 models whose scores are averaged"), export.err());
+        CliTest.Run onnx = CliTest.run("export", "--model", out.resolve("model.json").toString(), "--format", "onnx", "--out",
+                dir.resolve("m.onnx").toString());
+        assertEquals(0, onnx.code(), onnx.err());
+        assertTrue(onnx.out().contains("the mean of 3 members"), onnx.out());
         CliTest.Run solr = CliTest.run("export", "--model", out.resolve("member-1/model.json").toString(), "--out",
                 dir.resolve("solr.json").toString());
         assertEquals(1, solr.code());
