@@ -3,6 +3,7 @@ package rankgrad.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
@@ -113,8 +114,12 @@ final class TrainingRun {
                     outDir.resolve("member-" + i), progress.get(), fresh);
             o.println(r.result().message());
             members.add(r.model());
-            memberInfo.add(Map.of("seed", Long.toString(seed), "bestEpoch", r.result().bestEpoch(), "validation",
-                    r.result().bestValidation()));
+            // Ordered (not Map.of, whose order varies between JVM runs): the same ensemble gives the same bytes.
+            Map<String, Object> info = new LinkedHashMap<>();
+            info.put("seed", Long.toString(seed));
+            info.put("bestEpoch", r.result().bestEpoch());
+            info.put("validation", r.result().bestValidation());
+            memberInfo.add(info);
         }
         Ensemble e = Ensemble.of(members);
         e.info().put("loss", lossName);
