@@ -77,6 +77,12 @@ public final class OnnxExport {
 
     static OnnxModel toModel(RankingModel model, String name) {
         int d = model.features();
+        if (model.isListwise()) {
+            throw new IllegalArgumentException("cannot export to ONNX: " + model.architecture() + " scores each document"
+                    + " against the other documents of its query (self-attention within each query), and this exporter"
+                    + " writes per-document networks of dense layers only; score it with rankgrad (predict, eval, the"
+                    + " Java Scorer)");
+        }
         if (model.network().spec().outputWidth() != 1) {
             throw new IllegalArgumentException("cannot export to ONNX: the network has " + model.network().spec().outputWidth()
                     + " outputs, a scoring function has one");

@@ -5,6 +5,7 @@ import java.util.Objects;
 import rankgrad.autodiff.NoGrad;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
+import rankgrad.autodiff.nn.ListwiseContext;
 import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.FeatureSubset;
@@ -23,6 +24,10 @@ import rankgrad.ltr.data.Query;
  * pass only reads weights and statistics), so any number of threads may score at once and get the
  * same bits as one thread. Training the model further does not change a scorer made before.
  *
+ * <p>A listwise-context model ({@code attn}) scores each query as a whole: a document's score
+ * depends on the other documents of its query and on nothing else (not on other queries scored in
+ * the same call).
+ *
  * <p>Every score is checked: a NaN or infinite score raises {@link NonFiniteScoreException} naming
  * the query and document, instead of ranking by garbage.
  *
@@ -36,14 +41,22 @@ public final class Scorer {
     private static final int CHUNK_QUERIES = 512;
 
     private final Mlp network;
+    private final ListwiseContext context;
     private final Normalization normalization;
     private final FeatureSubset inputs;
 
-    Scorer(Mlp source, Normalization normalization, FeatureSubset inputs) {
+    Scorer(Mlp source, ListwiseContext sourceContext, Normalization normalization, FeatureSubset inputs) {
         this.network = Mlp.create(source.spec());
         Map<String, Tensor> state = source.state();
         network.loadState(state);
         network.setTraining(false);
+        if (sourceContext == null) {
+            this.context = null;
+        } else {
+            this.context = ListwiseContext.create(sourceContext.spec());
+            context.loadState(sourceContext.state());
+            context.setTraining(false);
+        }
         this.normalization = Objects.requireNonNull(normalization);
         this.inputs = Objects.requireNonNull(inputs);
     }
@@ -82,7 +95,7 @@ public final class Scorer {
     public float[] score(Query query) {
         RankingModel.checkFeatures(inputs, query.features(), "query " + query.qid());
         Query q = normalization.apply(inputs.apply(query));
-        float[] out = forward(Tensor.of(q.x(), q.docs(), q.features()));
+        float[] out = forward(Tensor.of(q.x(), q.docs(), q.features()), new int[] {0, q.docs()});
         requireFinite(out, 0, out.length, query);
         return out;
     }
@@ -109,7 +122,7 @@ public final class Scorer {
             for (int i = 0; i < idx.length; i++) {
                 idx[i] = from + i;
             }
-            float[] s = forward(normalized.featureMatrix(idx));
+            float[] s = forward(normalized.featureMatrix(idx), normalized.labelBatch(idx).offsets());
             System.arraycopy(s, 0, out, at, s.length);
             for (int q : idx) {
                 Query query = normalized.queries().get(q);
@@ -120,9 +133,10 @@ public final class Scorer {
         return out;
     }
 
-    private float[] forward(Tensor normalizedFeatures) {
+    private float[] forward(Tensor normalizedFeatures, int[] queryOffsets) {
         try (NoGrad ignored = NoGrad.enter()) {
-            Tensor s = network.forward(Var.constant(normalizedFeatures)).value();
+            Var h = network.forward(Var.constant(normalizedFeatures));
+            Tensor s = (context == null ? h : context.forward(h, queryOffsets)).value();
             float[] out = new float[s.rows()];
             for (int i = 0; i < out.length; i++) {
                 out[i] = (float) s.get(i);
