@@ -57,7 +57,8 @@ public final class Architectures {
 
     /**
      * The architecture's name as {@link #names()} spells it, for any capitalization of it ("r4.l"
-     * gives "R4.L").
+     * gives "R4.L"); an attn name in lower case without the default settings ("ATTN.H2.W32" gives
+     * "attn.w32").
      *
      * @throws IllegalArgumentException naming the choices, for an unknown name
      */
@@ -70,7 +71,8 @@ public final class Architectures {
                 throw new IllegalArgumentException("model '" + name + "': the width (" + width + ") must be a positive"
                         + " multiple of the heads (" + heads + ")");
             }
-            return "attn.h" + heads + ".w" + width + (m.group(3) == null ? "" : ".res");
+            return "attn" + (heads == DEFAULT_HEADS ? "" : ".h" + heads) + (width == DEFAULT_WIDTH ? "" : ".w" + width)
+                    + (m.group(3) == null ? "" : ".res");
         }
         return names().stream().filter(n -> n.equalsIgnoreCase(name.strip())).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown model '" + name + "'; choose one of " + names()
@@ -86,8 +88,9 @@ public final class Architectures {
         if (!m.matches()) {
             return Optional.empty();
         }
-        return Optional.of(new ListwiseContext.Spec(Integer.parseInt(m.group(2)), Integer.parseInt(m.group(1)),
-                m.group(3) == null ? ListwiseContext.Combine.LATENT_CROSS : ListwiseContext.Combine.RESIDUAL, DType.F32,
+        int heads = m.group(1) == null ? DEFAULT_HEADS : Integer.parseInt(m.group(1));
+        int width = m.group(2) == null ? DEFAULT_WIDTH : Integer.parseInt(m.group(2));
+        return Optional.of(new ListwiseContext.Spec(width, heads, m.group(3) == null ? ListwiseContext.Combine.LATENT_CROSS : ListwiseContext.Combine.RESIDUAL, DType.F32,
                 contextSeed(seed)));
     }
 

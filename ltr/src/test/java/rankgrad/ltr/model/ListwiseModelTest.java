@@ -39,9 +39,10 @@ class ListwiseModelTest {
 
     @Test
     void namesCarryHeadsWidthAndCombination() {
-        assertEquals("attn.h2.w64", Architectures.canonical("attn"));
+        assertEquals("attn", Architectures.canonical("attn.h2.w64"));
         assertEquals("attn.h4.w32.res", Architectures.canonical("ATTN.H4.W32.RES"));
-        assertEquals("attn.h2.w16", Architectures.canonical("attn.w16"));
+        assertEquals("attn.w16", Architectures.canonical("attn.h2.w16"));
+        assertEquals("attn.h4", Architectures.canonical("Attn.h4"));
         assertTrue(Architectures.names().contains("attn"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Architectures.canonical("attn.h3.w64"));
         assertTrue(e.getMessage().contains("multiple of the heads"), e.getMessage());
@@ -53,7 +54,7 @@ class ListwiseModelTest {
 
     @Test
     void modelHoldsTheContextParametersUnderTheirPrefix() {
-        RankingModel m = RankingModel.create("attn.h2.w8", FEATURES, new Normalization.None(), 1);
+        RankingModel m = RankingModel.create("attn.w8", FEATURES, new Normalization.None(), 1);
         assertTrue(m.isListwise());
         assertEquals(m.network().parameterCount() + m.context().orElseThrow().parameterCount(), m.parameterCount());
         assertTrue(m.namedParameters().containsKey("context.attention.query.weight"));
@@ -65,7 +66,7 @@ class ListwiseModelTest {
 
     @Test
     void scorerScoresEachQueryAsAWholeWhateverElseIsScored() {
-        RankingModel m = perturbed("attn.h2.w8");
+        RankingModel m = perturbed("attn.w8");
         Scorer s = m.scorer();
         float[] all = s.score(DATA);
         int at = 0;
@@ -79,7 +80,7 @@ class ListwiseModelTest {
 
     @Test
     void modelFileRoundTripGivesIdenticalScoresAndBytes() {
-        for (String arch : List.of("attn.h2.w8", "attn.h1.w4.res")) {
+        for (String arch : List.of("attn.w8", "attn.h1.w4.res")) {
             RankingModel m = perturbed(arch);
             String json = ModelFile.toJson(m);
             RankingModel back = ModelFile.fromJson(json);
@@ -92,7 +93,7 @@ class ListwiseModelTest {
 
     @Test
     void modelFileRefusesAContextThatIsNotTheNamedArchitecture() {
-        String json = ModelFile.toJson(perturbed("attn.h2.w8"));
+        String json = ModelFile.toJson(perturbed("attn.w8"));
         assertTrue(json.matches("(?s).*\"heads\":\\s*2.*"), "the file names its heads");
         IllegalArgumentException heads = assertThrows(IllegalArgumentException.class,
                 () -> ModelFile.fromJson(json.replaceFirst("\"heads\":\\s*2", "\"heads\": 4")));
@@ -116,7 +117,7 @@ class ListwiseModelTest {
             names.add("f" + f);
         }
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> SolrExport.toMap(perturbed("attn.h2.w8"), "m", names));
+                () -> SolrExport.toMap(perturbed("attn.w8"), "m", names));
         assertTrue(e.getMessage().startsWith("cannot export to Solr") && e.getMessage().contains("other documents of its query"),
                 e.getMessage());
         Map<String, Object> plain = SolrExport.toMap(RankingModel.create("R4.L", FEATURES,

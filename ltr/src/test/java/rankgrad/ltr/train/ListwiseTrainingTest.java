@@ -40,7 +40,7 @@ class ListwiseTrainingTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("rankgrad.ltr.loss.EveryLoss#families")
     void attentionModelLearnsWithEveryLoss(LossFamily family) throws IOException {
-        RankingModel model = RankingModel.create("attn.h2.w16", FEATURES, new Normalization.QueryZScore(), 7);
+        RankingModel model = RankingModel.create("attn.w16", FEATURES, new Normalization.QueryZScore(), 7);
         double before = validation(model);
         TrainingResult r = Trainer.of(CONFIG).fit(model, Losses.parse(family.example(), 11), TRAIN, VALID,
                 TrainingListener.none());
@@ -58,7 +58,7 @@ class ListwiseTrainingTest {
         try {
             for (int t = 0; t < 2; t++) {
                 Parallel.setThreads(t + 1);
-                RankingModel model = RankingModel.create("attn.h2.w16", FEATURES, new Normalization.QueryZScore(), 7);
+                RankingModel model = RankingModel.create("attn.w16", FEATURES, new Normalization.QueryZScore(), 7);
                 Trainer.of(CONFIG.withEpochs(2)).fit(model, Losses.parse("ndcg-type3", 11), TRAIN, VALID,
                         TrainingListener.none());
                 files[t] = ModelFile.toJson(model);
