@@ -278,7 +278,7 @@ final class CompareCommand implements Callable<Integer> {
             };
             RankingModel m = create.apply(config.seed());
             o.printf(Locale.ROOT, "%n== %s, %s: %s (%d parameters), %d train / %d valid / %d test queries%n",
-                    k == 0 ? "single split" : "fold " + k, loss, architecture, m.network().parameterCount(), tr.size(),
+                    k == 0 ? "single split" : "fold " + k, loss, architecture, m.parameterCount(), tr.size(),
                     va.size(), te.size());
             Path runOut = models == null ? foldOut.resolve(folderName(loss))
                     : foldOut.resolve(folderName(architecture)).resolve(folderName(loss));

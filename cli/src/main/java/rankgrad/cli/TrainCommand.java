@@ -137,7 +137,7 @@ final class TrainCommand implements Callable<Integer> {
         RankingModel m = model(subset, tr, split);
         Metric selection = training.selection();
         o.printf(Locale.ROOT, "training %s (%d parameters) with %s on %d queries; selecting on valid %s%n", m.architecture(),
-                m.network().parameterCount(), loss, tr.size(), selection);
+                m.parameterCount(), loss, tr.size(), selection);
         if (gradientFree) {
             return gradientFree(m, tr, va, te, selection, o);
         }

@@ -25,7 +25,8 @@ final class TrainingOptions {
     @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
     CommandLine.Model.CommandSpec command;
 
-    @Option(names = "--model", defaultValue = "R4.L", description = "the network: linear, R5, CE5, R4.L, CE4.L, B64..B1024")
+    @Option(names = "--model", defaultValue = "R4.L", description = "the network: linear, R5, CE5, R4.L,"
+            + " CE4.L, B64..B1024, or attn[.h<heads>][.w<width>][.res] (self-attention over each query's documents, DASALC)")
     String model;
 
     @Option(names = "--normalization", defaultValue = "query-zscore",

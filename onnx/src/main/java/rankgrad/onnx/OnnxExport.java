@@ -110,6 +110,12 @@ public final class OnnxExport {
         int d = model.features();
         List<List<DenseLayer>> networks = new ArrayList<>();
         for (RankingModel m : members) {
+            if (m.isListwise()) {
+                throw new IllegalArgumentException("cannot export to ONNX: " + m.architecture() + " scores each document"
+                        + " against the other documents of its query (self-attention within each query), and this exporter"
+                        + " writes per-document networks of dense layers only; score it with rankgrad (predict, eval, the"
+                        + " Java Scorer)");
+            }
             if (m.network().spec().outputWidth() != 1) {
                 throw new IllegalArgumentException("cannot export to ONNX: the network has " + m.network().spec().outputWidth()
                         + " outputs, a scoring function has one");

@@ -115,13 +115,15 @@ class OnnxExportTest {
     }
 
     /**
-     * Every architecture of {@link Architectures} with every normalization, but of Bruch et al.'s
-     * B networks only the narrowest and the widest (B128 .. B512 have the same layers between).
+     * Every per-document architecture of {@link Architectures} with every normalization, but of
+     * Bruch et al.'s B networks only the narrowest and the widest (B128 .. B512 have the same layers
+     * between).
      */
     static Stream<Arguments> architecturesAndNormalizations() {
         List<Arguments> out = new ArrayList<>();
         for (String arch : Architectures.names()) {
-            if (List.of("B128", "B256", "B512").contains(arch)) {
+            // attn is refused with its reason (aListwiseContextModelIsRefusedWithTheReason)
+            if (List.of("B128", "B256", "B512").contains(arch) || Architectures.context(arch, 0).isPresent()) {
                 continue;
             }
             for (String norm : List.of("none", "standardize", "query-zscore")) {
@@ -367,6 +369,14 @@ class OnnxExportTest {
         RankingModel model = RankingModel.of("two-outputs", net, new Normalization.None());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> OnnxExport.toBytes(model, "m"));
         assertEquals("cannot export to ONNX: the network has 2 outputs, a scoring function has one", e.getMessage());
+    }
+
+    @Test
+    void aListwiseContextModelIsRefusedWithTheReason() {
+        RankingModel model = RankingModel.create("attn.w8", D, new Normalization.None(), 2);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> OnnxExport.toBytes(model, "m"));
+        assertTrue(e.getMessage().startsWith("cannot export to ONNX: attn.w8 scores each document against the other"
+                + " documents of its query"), e.getMessage());
     }
 
     @Test

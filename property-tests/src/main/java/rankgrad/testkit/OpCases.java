@@ -8,6 +8,10 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import rankgrad.autodiff.Ops;
 import rankgrad.autodiff.Var;
+import rankgrad.autodiff.ops.AttentionLayout;
+import rankgrad.autodiff.ops.AttentionMix;
+import rankgrad.autodiff.ops.AttentionScores;
+import rankgrad.autodiff.ops.RaggedSoftmax;
 
 /**
  * Every built-in op of {@link Ops}, with its broadcasting, transpose and axis variants, as an
@@ -92,7 +96,24 @@ public final class OpCases {
         cases.add(OpCase.of("reshape matrix to matrix", d -> shapes(m(d[0], d[1])), LO, HI,
                 x -> Ops.reshape(x[0], x[0].value().dim(1), x[0].value().dim(0))));
         cases.add(OpCase.of("transpose", d -> shapes(m(d[0], d[1])), LO, HI, x -> Ops.transpose(x[0])));
+        attention(cases);
         return List.copyOf(cases);
+    }
+
+    /**
+     * The listwise-attention ops on two lists of d0 and d1 documents: the ragged softmax over rows
+     * of d0, d1 and d2 values, and scores, softmax and mix together (2 heads of d2 columns).
+     */
+    private static void attention(List<OpCase> cases) {
+        cases.add(new OpCase("raggedSoftmax rows d0, d1, d2", d -> shapes(v(d[0] + d[1] + d[2])), -3, 3,
+                (e, x) -> Var.apply(new RaggedSoftmax(new int[] {0, e.dims()[0], e.dims()[0] + e.dims()[1],
+                    x[0].value().size()}), x[0])));
+        cases.add(new OpCase("self-attention over lists of d0, d1", d -> shapes(m(d[0] + d[1], 2 * d[2]),
+                m(d[0] + d[1], 2 * d[2]), m(d[0] + d[1], 2 * d[2])), LO, HI, (e, x) -> {
+                    AttentionLayout layout = new AttentionLayout(new int[] {0, e.dims()[0], e.dims()[0] + e.dims()[1]}, 2);
+                    Var s = Var.apply(new AttentionScores(layout, 1 / Math.sqrt(e.dims()[2])), x[0], x[1]);
+                    return Var.apply(new AttentionMix(layout), Var.apply(new RaggedSoftmax(layout.rowStarts()), s), x[2]);
+                }));
     }
 
     /** The broadcasting variants of a binary elementwise op. */

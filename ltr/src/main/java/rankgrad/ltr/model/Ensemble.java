@@ -90,9 +90,9 @@ public final class Ensemble {
 
     /** A thread-safe scorer of the mean of the members' scores, from a snapshot of their weights. */
     public Scorer scorer() {
-        List<Mlp> networks = new ArrayList<>();
+        List<Scorer.Member> networks = new ArrayList<>();
         for (RankingModel m : members) {
-            networks.add(m.network());
+            networks.add(new Scorer.Member(m.network(), m.context().orElse(null)));
         }
         RankingModel first = members.get(0);
         return new Scorer(networks, first.transform(), first.normalization(), first.inputs());

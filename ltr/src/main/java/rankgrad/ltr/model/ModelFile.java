@@ -16,6 +16,7 @@ import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.nn.Activation;
 import rankgrad.autodiff.nn.Init;
+import rankgrad.autodiff.nn.ListwiseContext;
 import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.LibraryVersion;
 import rankgrad.ltr.data.FeatureSubset;
@@ -36,7 +37,9 @@ import rankgrad.ltr.io.Json;
  *                     "init": "KAIMING_UNIFORM", "seed": 42,
  *                     "inputFeatures": [1, 2, 3, 7],               (only for a feature subset)
  *                     "inputTransform": "signed-log1p",            (only with a feature transform)
- *                     "dropout": 0.1 },                            (only when trained with dropout)
+ *                     "dropout": 0.1,                              (only when trained with dropout)
+ *                     "context": { "width": 64, "heads": 2, "combine": "LATENT_CROSS", "seed": 7 } },
+ *                                                                  (only for a listwise-context model)
  *   "normalization": { "kind": "query-zscore" }          (or "none", or "standardize" + mean, std)
  *   "parameters": { "layers.0.weight": {"shape": [136, 100], "values": [...]}, ... },
  *   "buffers":    { "layers.1.running_mean": {...}, ... },
@@ -58,7 +61,9 @@ import rankgrad.ltr.io.Json;
  * cannot select columns refuses the file rather than scoring the wrong ones. A
  * {@link FeatureTransform} other than none is stored there as {@code "inputTransform"} for the same
  * reason (it is applied before the normalization); a training dropout rate as {@code "dropout"}
- * (scoring ignores it; it lets the network be rebuilt as trained). Any other name, or a field this version
+ * (scoring ignores it; it lets the network be rebuilt as trained). A listwise-context
+ * model ({@code attn}) describes its {@link ListwiseContext} block in {@code "context"} and stores
+ * the block's tensors under {@code "context."} names beside the network's. Any other name, or a field this version
  * does not know (a newer file), is refused: the model would not score as it was trained to.
  */
 public final class ModelFile {
@@ -76,7 +81,9 @@ public final class ModelFile {
     /** The fields of "architecture" this version reads; any other is from a newer file. */
     private static final Set<String> ARCHITECTURE_FIELDS = Set.of("name", "custom", "inputWidth", "hiddenWidths",
             "activation", "batchNorm", "inputBatchNorm", "batchNormMomentum", "lastActivated", "outputWidth", "init", "seed",
-            "inputFeatures", "inputTransform", "dropout");
+            "inputFeatures", "inputTransform", "dropout", "context");
+    /** The fields of "architecture.context". */
+    private static final Set<String> CONTEXT_FIELDS = Set.of("width", "heads", "combine", "seed");
 
     private ModelFile() {
     }
@@ -97,7 +104,8 @@ public final class ModelFile {
         root.put("format", FORMAT);
         root.put("version", VERSION);
         root.put("library", LibraryVersion.get());
-        Map<String, Object> architecture = architecture(model.architecture(), model.network().spec());
+        Map<String, Object> architecture = architecture(model.architecture(), model.network().spec(),
+                model.context().map(ListwiseContext::spec).orElse(null));
         if (!model.inputs().isAll()) {
             List<Object> ids = new ArrayList<>();
             for (int id : model.inputs().ids()) {
@@ -108,11 +116,12 @@ public final class ModelFile {
         if (model.transform() != FeatureTransform.NONE) {
             architecture.put("inputTransform", model.transform().kind());
         }
+        model.context().ifPresent(c -> architecture.put("context", context(c.spec())));
         root.put("architecture", architecture);
         root.put("normalization", normalization(model.normalization()));
-        root.put("parameters", tensors(model.network().namedParameters().entrySet().stream()
+        root.put("parameters", tensors(model.namedParameters().entrySet().stream()
                 .collect(LinkedHashMap::new, (m, e) -> m.put(e.getKey(), e.getValue().value()), Map::putAll)));
-        root.put("buffers", tensors(model.network().namedBuffers()));
+        root.put("buffers", tensors(model.namedBuffers()));
         root.put("info", model.info());
         return root;
     }
@@ -252,14 +261,18 @@ public final class ModelFile {
         }
         Map<String, Object> arch = map(root, "architecture");
         Mlp.Spec spec = spec(arch);
-        checkArchitecture(string(arch, "name"), spec, Boolean.TRUE.equals(arch.get("custom")));
-        checkWeightCount(spec, map(root, "parameters"));
+        ListwiseContext.Spec contextSpec = arch.containsKey("context") ? contextSpec(map(arch, "context")) : null;
+        checkArchitecture(string(arch, "name"), spec, contextSpec, Boolean.TRUE.equals(arch.get("custom")));
+        checkWeightCount(spec, contextSpec, map(root, "parameters"));
         Mlp network = Mlp.create(spec);
         Normalization norm = normalization(map(root, "normalization"), network.spec().inputWidth());
+        FeatureSubset inputs = inputs(arch, spec.inputWidth());
+        RankingModel model = contextSpec == null ? RankingModel.of(string(arch, "name"), network, norm, inputs)
+                : RankingModel.of(string(arch, "name"), network, ListwiseContext.create(contextSpec), norm, inputs);
         Map<String, Tensor> state = new LinkedHashMap<>();
         state.putAll(readTensors(map(root, "parameters"), "parameters"));
         state.putAll(readTensors(map(root, "buffers"), "buffers"));
-        Map<String, Tensor> expected = network.state();
+        Map<String, Tensor> expected = model.state();
         for (String name : expected.keySet()) {
             if (!state.containsKey(name)) {
                 throw new IllegalArgumentException("tensor \"" + name + "\" is missing");
@@ -275,9 +288,8 @@ public final class ModelFile {
                         + ", the architecture needs " + java.util.Arrays.toString(want.shape()));
             }
         }
-        network.loadState(state);
-        RankingModel model = RankingModel.of(string(arch, "name"), network, norm, inputs(arch, spec.inputWidth()))
-                .withTransform(transform(arch));
+        model.loadState(state);
+        model = model.withTransform(transform(arch));
         Object info = root.get("info");
         if (info instanceof Map<?, ?> m) {
             model.info().putAll((Map<String, Object>) m);
@@ -291,8 +303,12 @@ public final class ModelFile {
      * not one of {@link Architectures#names()} (unless marked custom), or settings that differ
      * from the named architecture's.
      */
-    private static void checkArchitecture(String name, Mlp.Spec spec, boolean custom) {
-        if (spec.outputWidth() != 1) {
+    private static void checkArchitecture(String name, Mlp.Spec spec, ListwiseContext.Spec context, boolean custom) {
+        if (context != null && spec.outputWidth() != context.width()) {
+            throw new IllegalArgumentException("\"outputWidth\" is " + spec.outputWidth() + " but the listwise context reads "
+                    + context.width() + " values per document");
+        }
+        if (context == null && spec.outputWidth() != 1) {
             throw new IllegalArgumentException("\"outputWidth\" is " + spec.outputWidth() + "; a ranking model scores one"
                     + " number per document");
         }
@@ -302,7 +318,7 @@ public final class ModelFile {
         if (custom) {
             return;
         }
-        String difference = zooDifference(name, spec);
+        String difference = zooDifference(name, spec, context);
         if (difference != null) {
             throw new IllegalArgumentException(difference);
         }
@@ -312,13 +328,22 @@ public final class ModelFile {
      * Null when {@code spec} is the architecture {@code name} of {@link Architectures}, else what
      * differs (or that the name is unknown).
      */
-    private static String zooDifference(String name, Mlp.Spec spec) {
-        if (Architectures.names().stream().noneMatch(n -> n.equalsIgnoreCase(name))) {
+    private static String zooDifference(String name, Mlp.Spec spec, ListwiseContext.Spec context) {
+        if (!Architectures.isKnown(name)) {
             return "unknown architecture \"" + name + "\"; this rankgrad knows " + String.join(", ", Architectures.names())
                     + " (a network built in code is stored with \"custom\": true)";
         }
         Mlp.Spec zoo = Architectures.spec(name, spec.inputWidth(), spec.seed());
         List<String> diff = new ArrayList<>();
+        ListwiseContext.Spec zooContext = Architectures.context(name, spec.seed()).orElse(null);
+        if ((zooContext == null) != (context == null)) {
+            diff.add(context == null ? "no \"context\" (" + name + " has a listwise context)"
+                    : "a \"context\" (" + name + " scores each document alone)");
+        } else if (context != null) {
+            compare(diff, name, "context.width", context.width(), zooContext.width());
+            compare(diff, name, "context.heads", context.heads(), zooContext.heads());
+            compare(diff, name, "context.combine", context.combine(), zooContext.combine());
+        }
         compare(diff, name, "hiddenWidths", spec.hiddenWidths(), zoo.hiddenWidths());
         compare(diff, name, "activation", spec.activation(), zoo.activation());
         compare(diff, name, "batchNorm", spec.batchNorm(), zoo.batchNorm());
@@ -338,8 +363,13 @@ public final class ModelFile {
      * Refuses settings whose weights the file does not hold before allocating them, so that a
      * damaged width (say 100000000) is an error, not an OutOfMemoryError.
      */
-    private static void checkWeightCount(Mlp.Spec spec, Map<String, Object> parameters) {
+    private static void checkWeightCount(Mlp.Spec spec, ListwiseContext.Spec context, Map<String, Object> parameters) {
         double needed = 0;
+        if (context != null) {
+            double w = context.width();
+            // query, key, value, output and the head's first layer (w x w + w each), layer norm, last layer
+            needed += 5 * (w * w + w) + 2 * w + w + 1;
+        }
         double width = spec.inputWidth();
         List<Integer> outs = new ArrayList<>(spec.hiddenWidths());
         outs.add(spec.outputWidth());
@@ -359,10 +389,10 @@ public final class ModelFile {
         }
     }
 
-    private static Map<String, Object> architecture(String name, Mlp.Spec s) {
+    private static Map<String, Object> architecture(String name, Mlp.Spec s, ListwiseContext.Spec context) {
         Map<String, Object> a = new LinkedHashMap<>();
         a.put("name", name);
-        if (zooDifference(name, s) != null) {
+        if (zooDifference(name, s, context) != null) {
             a.put("custom", true);
         }
         a.put("inputWidth", s.inputWidth());
@@ -391,6 +421,33 @@ public final class ModelFile {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("\"inputTransform\": " + e.getMessage(), e);
         }
+    }
+
+    private static Map<String, Object> context(ListwiseContext.Spec c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("width", c.width());
+        m.put("heads", c.heads());
+        m.put("combine", c.combine().name());
+        m.put("seed", c.seed());
+        return m;
+    }
+
+    private static ListwiseContext.Spec contextSpec(Map<String, Object> m) {
+        for (String key : m.keySet()) {
+            if (!CONTEXT_FIELDS.contains(key)) {
+                throw new IllegalArgumentException("context field \"" + key + "\" is unknown to this rankgrad "
+                        + LibraryVersion.get() + " (a file from a newer version?)");
+            }
+        }
+        ListwiseContext.Combine combine;
+        try {
+            combine = ListwiseContext.Combine.valueOf(string(m, "combine"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown context.combine \"" + m.get("combine") + "\"");
+        }
+        int width = integer(m, "width");
+        int heads = integer(m, "heads");
+        return new ListwiseContext.Spec(width, heads, combine, DType.F32, (long) number(m, "seed"));
     }
 
     /** The "inputFeatures" of a subset model, or every column when absent (files before subsets). */

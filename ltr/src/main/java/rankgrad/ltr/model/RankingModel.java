@@ -1,11 +1,16 @@
 package rankgrad.ltr.model;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import rankgrad.autodiff.Ops;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
+import rankgrad.autodiff.nn.ListwiseContext;
 import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.FeatureSubset;
@@ -21,22 +26,38 @@ import rankgrad.ltr.data.Normalization;
  * ({@link #normalize}); scoring goes through {@link #scorer()}, which applies the normalization
  * itself.
  *
+ * <p>A listwise-context model ({@code attn}, {@link Architectures}) adds a {@link ListwiseContext}
+ * after the network: the network gives each document a representation h and the context block
+ * scores it against the other documents of its query. Its forward pass needs the query
+ * boundaries ({@link #forward(Tensor, int[])}); its parameters and state are the network's plus
+ * the block's under {@value #CONTEXT_PREFIX} ({@link #namedParameters()}, {@link #state()}).
+ * Use these model-level methods, not {@link #network()}'s, to train or save any model.
+ *
  * <p>Thread-safety: a model is mutable (training changes its weights, mode and batch-norm
  * statistics) and belongs to one thread; {@link #scorer()} gives an immutable snapshot that any
  * number of threads may score with at once.
  */
 public final class RankingModel {
+    /** Name prefix of the context block's parameters in {@link #namedParameters()} and model files. */
+    public static final String CONTEXT_PREFIX = "context.";
+
     private final String architecture;
     private final Mlp network;
+    private final ListwiseContext context;
     private final FeatureTransform transform;
     private final Normalization normalization;
     private final FeatureSubset inputs;
     private final Map<String, Object> info = new LinkedHashMap<>();
 
-    private RankingModel(String architecture, Mlp network, FeatureTransform transform, Normalization normalization,
-            FeatureSubset inputs) {
+    private RankingModel(String architecture, Mlp network, ListwiseContext context, FeatureTransform transform,
+            Normalization normalization, FeatureSubset inputs) {
         this.architecture = Objects.requireNonNull(architecture);
         this.network = network;
+        this.context = context;
+        if (context != null && network.spec().outputWidth() != context.spec().width()) {
+            throw new IllegalArgumentException("the network gives " + network.spec().outputWidth() + " values per document"
+                    + " but the listwise context reads " + context.spec().width());
+        }
         this.transform = Objects.requireNonNull(transform);
         this.normalization = Objects.requireNonNull(normalization);
         this.inputs = Objects.requireNonNull(inputs);
@@ -57,7 +78,8 @@ public final class RankingModel {
      */
     public static RankingModel create(String architecture, FeatureSubset inputs, Normalization normalization, long seed) {
         return new RankingModel(Architectures.canonical(architecture), Mlp.create(Architectures.spec(architecture,
-                inputs.size(), seed)), FeatureTransform.NONE, normalization, inputs);
+                inputs.size(), seed)), Architectures.context(architecture, seed).map(ListwiseContext::create).orElse(null),
+                FeatureTransform.NONE, normalization, inputs);
     }
 
     /** A model around an existing network (for model files and custom networks), reading every column. */
@@ -67,7 +89,17 @@ public final class RankingModel {
 
     /** A model around an existing network that reads the columns of {@code inputs} (one per network input). */
     public static RankingModel of(String architecture, Mlp network, Normalization normalization, FeatureSubset inputs) {
-        return new RankingModel(architecture, network, FeatureTransform.NONE, normalization, inputs);
+        return new RankingModel(architecture, network, null, FeatureTransform.NONE, normalization, inputs);
+    }
+
+    /**
+     * A listwise-context model around an existing network and context block (for model files),
+     * reading the columns of {@code inputs}; the network's output width must be the block's width.
+     */
+    public static RankingModel of(String architecture, Mlp network, ListwiseContext context, Normalization normalization,
+            FeatureSubset inputs) {
+        return new RankingModel(architecture, network, Objects.requireNonNull(context, "context"), FeatureTransform.NONE,
+                normalization, inputs);
     }
 
     /**
@@ -76,22 +108,23 @@ public final class RankingModel {
      * transformed data ({@code t.apply(data)}).
      */
     public RankingModel withTransform(FeatureTransform t) {
-        RankingModel m = new RankingModel(architecture, network, t, normalization, inputs);
+        RankingModel m = new RankingModel(architecture, network, context, t, normalization, inputs);
         m.info.putAll(info);
         return m;
     }
 
     /**
-     * This model with dropout of {@code rate} after every hidden activation during training
-     * ({@link Mlp.Spec#dropout()}): a new network with this one's weights and statistics (the
-     * weights a seed draws do not depend on the rate), a copy of the info.
+     * This model with dropout of {@code rate} after every hidden activation of the per-document
+     * network during training ({@link Mlp.Spec#dropout()}): a new network with this one's weights and
+     * statistics (the weights a seed draws do not depend on the rate), the same context block, a copy
+     * of the info.
      *
      * @throws IllegalArgumentException for a rate outside [0, 1)
      */
     public RankingModel withDropout(double rate) {
         Mlp rebuilt = Mlp.create(network.spec().withDropout(rate));
         rebuilt.loadState(network.state());
-        RankingModel m = new RankingModel(architecture, rebuilt, transform, normalization, inputs);
+        RankingModel m = new RankingModel(architecture, rebuilt, context, transform, normalization, inputs);
         m.info.putAll(info);
         return m;
     }
@@ -101,8 +134,73 @@ public final class RankingModel {
         return architecture;
     }
 
+    /** The per-document network (for a listwise-context model, the part that gives h). */
     public Mlp network() {
         return network;
+    }
+
+    /** The listwise-context block of an {@code attn} model; empty for per-document networks. */
+    public Optional<ListwiseContext> context() {
+        return Optional.ofNullable(context);
+    }
+
+    /** Whether a document's score depends on the other documents of its query (an {@code attn} model). */
+    public boolean isListwise() {
+        return context != null;
+    }
+
+    /** Every trainable parameter by name: the network's, then the context block's under {@value #CONTEXT_PREFIX}. */
+    public Map<String, Var> namedParameters() {
+        Map<String, Var> out = new LinkedHashMap<>(network.namedParameters());
+        if (context != null) {
+            context.namedParameters().forEach((name, p) -> out.put(CONTEXT_PREFIX + name, p));
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    /** The trainable parameters in {@link #namedParameters()} order. */
+    public List<Var> parameters() {
+        return new ArrayList<>(namedParameters().values());
+    }
+
+    /** Non-trainable state by name (batch-norm statistics; the context block has none). */
+    public Map<String, Tensor> namedBuffers() {
+        return network.namedBuffers();
+    }
+
+    /** The number of trainable scalars. */
+    public long parameterCount() {
+        return network.parameterCount() + (context == null ? 0 : context.parameterCount());
+    }
+
+    /** Every tensor by name, parameters then buffers (live tensors: serialize them, do not modify them). */
+    public Map<String, Tensor> state() {
+        Map<String, Tensor> out = new LinkedHashMap<>(network.state());
+        if (context != null) {
+            context.state().forEach((name, t) -> out.put(CONTEXT_PREFIX + name, t));
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    /**
+     * Copies {@code values} ({@link #state()}'s names and shapes) into the model, in place.
+     *
+     * @throws IllegalArgumentException naming a missing, unexpected or mis-shaped entry
+     */
+    public void loadState(Map<String, Tensor> values) {
+        Map<String, Tensor> own = new LinkedHashMap<>();
+        Map<String, Tensor> ctx = new LinkedHashMap<>();
+        values.forEach((name, t) -> {
+            if (context != null && name.startsWith(CONTEXT_PREFIX)) {
+                ctx.put(name.substring(CONTEXT_PREFIX.length()), t);
+            } else {
+                own.put(name, t);
+            }
+        });
+        if (context != null) {
+            context.loadState(ctx);
+        }
+        network.loadState(own);
     }
 
     public Normalization normalization() {
@@ -144,9 +242,30 @@ public final class RankingModel {
         return normalization.apply(transform.apply(inputs.apply(data)));
     }
 
-    /** Scores for an N x features matrix of normalized features, as a length-N vector. */
+    /**
+     * Scores for an N x features matrix of normalized features, as a length-N vector.
+     *
+     * @throws IllegalStateException for a listwise-context model, which needs the query boundaries
+     *     ({@link #forward(Tensor, int[])})
+     */
     public Var forward(Tensor normalizedFeatures) {
+        if (context != null) {
+            throw new IllegalStateException(architecture + " scores a document against the other documents of its query:"
+                    + " call forward(features, queryOffsets)");
+        }
+        return forward(normalizedFeatures, new int[] {0, normalizedFeatures.rows()});
+    }
+
+    /**
+     * Scores for the queries stacked in an N x features matrix of normalized features, query q in
+     * rows {@code queryOffsets[q] .. queryOffsets[q+1]-1} ({@link rankgrad.ltr.QueryBatch#offsets()}),
+     * as a length-N vector. A per-document network ignores the boundaries.
+     */
+    public Var forward(Tensor normalizedFeatures, int[] queryOffsets) {
         Var out = network.forward(Var.constant(normalizedFeatures));
+        if (context != null) {
+            out = context.forward(out, queryOffsets);
+        }
         return Ops.reshape(out, out.value().rows());
     }
 
@@ -155,17 +274,23 @@ public final class RankingModel {
      * and normalization: it scores raw feature rows in evaluation mode without touching this model.
      */
     public Scorer scorer() {
-        return new Scorer(network, transform, normalization, inputs);
+        return new Scorer(List.of(new Scorer.Member(network, context)), transform, normalization, inputs);
     }
 
     /** Training mode: batch normalization uses and updates batch statistics. */
     public void train() {
         network.setTraining(true);
+        if (context != null) {
+            context.setTraining(true);
+        }
     }
 
     /** Evaluation mode: batch normalization uses its running statistics. */
     public void eval() {
         network.setTraining(false);
+        if (context != null) {
+            context.setTraining(false);
+        }
     }
 
     /**

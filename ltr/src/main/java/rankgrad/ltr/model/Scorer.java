@@ -1,12 +1,11 @@
 package rankgrad.ltr.model;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import rankgrad.autodiff.NoGrad;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
+import rankgrad.autodiff.nn.ListwiseContext;
 import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.FeatureSubset;
@@ -31,6 +30,10 @@ import rankgrad.ltr.data.Query;
  * s = (float) ((s_1 + ... + s_K) / K) summed in float64 in member order from each member's float32
  * score (so the same members give the same bits as averaging their own scorers' outputs that way).
  *
+ * <p>A listwise-context model ({@code attn}) scores each query as a whole: a document's score
+ * depends on the other documents of its query and on nothing else (not on other queries scored in
+ * the same call).
+ *
  * <p>Every score is checked: a NaN or infinite score raises {@link NonFiniteScoreException} naming
  * the query and document, instead of ranking by garbage.
  *
@@ -43,29 +46,41 @@ public final class Scorer {
     /** Queries scored per forward pass when scoring a dataset (bounds memory, not results). */
     private static final int CHUNK_QUERIES = 512;
 
-    private final List<Mlp> networks;
+    private final List<Member> members;
     private final FeatureTransform transform;
     private final Normalization normalization;
     private final FeatureSubset inputs;
 
-    Scorer(Mlp source, FeatureTransform transform, Normalization normalization, FeatureSubset inputs) {
-        this(List.of(source), transform, normalization, inputs);
+    /** One scoring network: a per-document MLP and, for a listwise model, its context block (else null). */
+    record Member(Mlp network, ListwiseContext context) {
+        Member {
+            Objects.requireNonNull(network, "network");
+        }
+
+        /** A private evaluation-mode copy of this member's weights and statistics. */
+        Member snapshot() {
+            Mlp n = Mlp.create(network.spec());
+            n.loadState(network.state());
+            n.setTraining(false);
+            if (context == null) {
+                return new Member(n, null);
+            }
+            ListwiseContext c = ListwiseContext.create(context.spec());
+            c.loadState(context.state());
+            c.setTraining(false);
+            return new Member(n, c);
+        }
     }
 
-    /** An ensemble's scorer: the members' networks share the inputs, transform and normalization. */
-    Scorer(List<Mlp> sources, FeatureTransform transform, Normalization normalization, FeatureSubset inputs) {
-        List<Mlp> copies = new ArrayList<>();
-        for (Mlp source : sources) {
-            Mlp network = Mlp.create(source.spec());
-            Map<String, Tensor> state = source.state();
-            network.loadState(state);
-            network.setTraining(false);
-            copies.add(network);
-        }
-        if (copies.isEmpty()) {
+    /**
+     * A scorer of one member, or of an ensemble's members (the mean of their scores); the members share
+     * the inputs, transform and normalization.
+     */
+    Scorer(List<Member> sources, FeatureTransform transform, Normalization normalization, FeatureSubset inputs) {
+        if (sources.isEmpty()) {
             throw new IllegalArgumentException("a scorer needs at least one network");
         }
-        this.networks = List.copyOf(copies);
+        this.members = sources.stream().map(Member::snapshot).toList();
         this.transform = Objects.requireNonNull(transform);
         this.normalization = Objects.requireNonNull(normalization);
         this.inputs = Objects.requireNonNull(inputs);
@@ -110,7 +125,7 @@ public final class Scorer {
     public float[] score(Query query) {
         RankingModel.checkFeatures(inputs, query.features(), "query " + query.qid());
         Query q = normalization.apply(transform.apply(inputs.apply(query)));
-        float[] out = forward(Tensor.of(q.x(), q.docs(), q.features()));
+        float[] out = forward(Tensor.of(q.x(), q.docs(), q.features()), new int[] {0, q.docs()});
         requireFinite(out, 0, out.length, query);
         return out;
     }
@@ -126,7 +141,7 @@ public final class Scorer {
      * ({@link RankingModel#normalize}), queries in order: for loops that score the same data often.
      */
     public float[] scoreNormalized(Dataset normalized) {
-        int width = networks.get(0).spec().inputWidth();
+        int width = members.get(0).network().spec().inputWidth();
         if (normalized.features() != width) {
             throw new IllegalArgumentException(normalized.name() + " has " + normalized.features() + " normalized features"
                     + " but the network takes " + width);
@@ -138,7 +153,7 @@ public final class Scorer {
             for (int i = 0; i < idx.length; i++) {
                 idx[i] = from + i;
             }
-            float[] s = forward(normalized.featureMatrix(idx));
+            float[] s = forward(normalized.featureMatrix(idx), normalized.labelBatch(idx).offsets());
             System.arraycopy(s, 0, out, at, s.length);
             for (int q : idx) {
                 Query query = normalized.queries().get(q);
@@ -149,28 +164,29 @@ public final class Scorer {
         return out;
     }
 
-    /** The networks' scores; with several (an ensemble), (float) (sum_k (double) s_k / K), members in order. */
-    private float[] forward(Tensor normalizedFeatures) {
-        if (networks.size() == 1) {
-            return forward(networks.get(0), normalizedFeatures);
+    /** The members' scores; with several (an ensemble), (float) (sum_k (double) s_k / K), members in order. */
+    private float[] forward(Tensor normalizedFeatures, int[] queryOffsets) {
+        if (members.size() == 1) {
+            return forward(members.get(0), normalizedFeatures, queryOffsets);
         }
         double[] sum = new double[normalizedFeatures.rows()];
-        for (Mlp network : networks) {
-            float[] s = forward(network, normalizedFeatures);
+        for (Member member : members) {
+            float[] s = forward(member, normalizedFeatures, queryOffsets);
             for (int i = 0; i < sum.length; i++) {
                 sum[i] += s[i];
             }
         }
         float[] out = new float[sum.length];
         for (int i = 0; i < out.length; i++) {
-            out[i] = (float) (sum[i] / networks.size());
+            out[i] = (float) (sum[i] / members.size());
         }
         return out;
     }
 
-    private static float[] forward(Mlp network, Tensor normalizedFeatures) {
+    private static float[] forward(Member member, Tensor normalizedFeatures, int[] queryOffsets) {
         try (NoGrad ignored = NoGrad.enter()) {
-            Tensor s = network.forward(Var.constant(normalizedFeatures)).value();
+            Var h = member.network().forward(Var.constant(normalizedFeatures));
+            Tensor s = (member.context() == null ? h : member.context().forward(h, queryOffsets)).value();
             float[] out = new float[s.rows()];
             for (int i = 0; i < out.length; i++) {
                 out[i] = (float) s.get(i);

@@ -55,6 +55,11 @@ public final class SolrExport {
         int[] ids = model.inputs().ids();
         int d = ids.length;
         Normalization norm = model.normalization();
+        if (model.isListwise()) {
+            throw new IllegalArgumentException("cannot export to Solr: " + model.architecture() + " scores each document"
+                    + " against the other documents of its query (self-attention), but a Solr LTR model scores each"
+                    + " document alone; export a per-document architecture (R4.L, B64, linear, ...)");
+        }
         if (norm instanceof Normalization.QueryZScore) {
             throw new IllegalArgumentException("cannot export to Solr: the model uses query-level z-score normalization, which"
                     + " Solr cannot serve (it normalizes each document's features alone, never seeing the rest of the query);"

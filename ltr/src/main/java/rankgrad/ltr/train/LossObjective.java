@@ -48,7 +48,7 @@ public final class LossObjective implements Objective {
         parameters.set(theta);
         model.eval();
         try (NoGrad ignored = NoGrad.enter()) {
-            return loss.loss(model.forward(features), labels).value().item();
+            return loss.loss(model.forward(features, labels.offsets()), labels).value().item();
         }
     }
 }

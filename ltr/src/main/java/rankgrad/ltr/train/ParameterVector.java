@@ -31,7 +31,7 @@ public final class ParameterVector {
 
     /** The parameters of {@code model}'s network. */
     public static ParameterVector of(RankingModel model) {
-        return new ParameterVector(model.network().parameters());
+        return new ParameterVector(model.parameters());
     }
 
     /** The given parameters, in the given order. */

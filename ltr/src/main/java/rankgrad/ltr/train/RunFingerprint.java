@@ -57,6 +57,7 @@ public record RunFingerprint(Map<String, String> entries) {
             e.put("data split", model.info().get("data").toString());
         }
         e.put("model", model.architecture() + " " + describe(model.network().spec()));
+        model.context().ifPresent(c -> e.put("listwise context", c.spec().toString()));
         if (!model.inputs().isAll()) {
             e.put("feature subset", model.inputs().toString());
         }

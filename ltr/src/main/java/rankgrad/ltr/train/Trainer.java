@@ -82,9 +82,9 @@ public final class Trainer {
         Dataset tr = model.normalize(train);
         Dataset va = model.normalize(valid);
         Dataset te = test == null ? null : model.normalize(test);
-        Optimizer optimizer = config.optimizer().create(model.network().namedParameters(), config.learningRate(),
+        Optimizer optimizer = config.optimizer().create(model.namedParameters(), config.learningRate(),
                 config.l2());
-        State s = new State(copy(model.network().state()));
+        State s = new State(copy(model.state()));
         Path file = config.checkpoint();
         RunFingerprint run = file == null ? null : RunFingerprint.of(model, loss, config, train, valid, test);
         if (file != null && Files.exists(file)) {
@@ -137,7 +137,7 @@ public final class Trainer {
             s.message = "completed " + s.epochsDone + " epochs (best " + config.selection() + " " + fmt(s.bestValidation)
                     + " at epoch " + s.bestEpoch + ")";
         }
-        model.network().loadState(s.best);
+        model.loadState(s.best);
         model.eval();
         model.info().put("loss", loss.name());
         model.info().put("training", config.describe());
@@ -162,23 +162,24 @@ public final class Trainer {
         Tensor features = tr.featureMatrix(idx);
         InputNoise.add(features, tr, idx, config.seed(), epoch, config.inputNoise());
         model.network().setDropoutStep(s.step + 1);
-        Var scores = model.forward(features);
+        QueryBatch batch = tr.labelBatch(idx);
+        Var scores = model.forward(features, batch.offsets());
         String bad = nonFiniteScore(scores.value(), tr, idx);
         double l = Double.NaN;
         if (bad == null) {
             // The batch-norm statistics moved in this forward pass.
-            bad = NonFinite.find("the batch-norm statistic", model.network().namedBuffers());
+            bad = NonFinite.find("the batch-norm statistic", model.namedBuffers());
         }
         Var value = null;
         if (bad == null) {
-            value = loss.atStep(s.step + 1).loss(scores, tr.labelBatch(idx));
+            value = loss.atStep(s.step + 1).loss(scores, batch);
             l = value.value().item();
             bad = Double.isFinite(l) ? null : "the loss is " + l;
         }
         if (bad == null) {
             value.backward();
             Map<String, Tensor> grads = new LinkedHashMap<>();
-            model.network().namedParameters().forEach((name, p) -> grads.put(name, p.grad()));
+            model.namedParameters().forEach((name, p) -> grads.put(name, p.grad()));
             bad = NonFinite.find("the gradient of", grads);
         }
         if (bad == null) {
@@ -187,7 +188,7 @@ public final class Trainer {
             }
             optimizer.step();
             s.step++;
-            bad = NonFinite.find("after the step, the weight", state(model.network().namedParameters()));
+            bad = NonFinite.find("after the step, the weight", state(model.namedParameters()));
         }
         if (bad == null) {
             bad = NonFinite.find("after the step, the optimizer state", optimizer.state());
@@ -219,7 +220,7 @@ public final class Trainer {
         if (improved) {
             s.bestValidation = v;
             s.bestEpoch = epoch;
-            s.best = copy(model.network().state());
+            s.best = copy(model.state());
             s.badEpochs = 0;
         } else {
             s.badEpochs++;
@@ -324,14 +325,14 @@ public final class Trainer {
 
         Checkpoint checkpoint(RunFingerprint run, RankingModel model, Optimizer optimizer) {
             return new Checkpoint(run, epochsDone, step, bestEpoch, bestValidation, badEpochs, stop, message, history,
-                    model.network().state(), optimizer.state(), best);
+                    model.state(), optimizer.state(), best);
         }
 
         /** Loads {@code c} into this state, the model and the optimizer. */
         void restore(Checkpoint c, RankingModel model, Optimizer optimizer, Path file) throws CheckpointException {
             try {
-                requireSameShapes(c.best(), model.network().state());
-                model.network().loadState(c.weights());
+                requireSameShapes(c.best(), model.state());
+                model.loadState(c.weights());
                 optimizer.loadState(c.optimizer());
             } catch (IllegalArgumentException e) {
                 throw Checkpoint.damaged(file, "its tensors do not fit the model (" + e.getMessage() + ")", e);

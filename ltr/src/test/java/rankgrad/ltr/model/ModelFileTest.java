@@ -60,7 +60,7 @@ class ModelFileTest {
     void anUnknownArchitectureIsRefusedWithTheFileNamed() throws IOException {
         String good = ModelFile.toJson(RankingModel.create("R4.L", 8, new Normalization.None(), 7));
         assertProblem(good.replace("\"name\": \"R4.L\"", "\"name\": \"R9\""), "unknown architecture \"R9\"; this rankgrad"
-                + " knows linear, R5, CE5, R4.L, CE4.L, B64, B128, B256, B512, B1024 (a network built in code is stored with"
+                + " knows linear, R5, CE5, R4.L, CE4.L, B64, B128, B256, B512, B1024, attn (a network built in code is stored with"
                 + " \"custom\": true)");
         assertProblem(good.replace("\"batchNorm\": true", "\"weightNoise\": 0.5,\n    \"batchNorm\": true"),
                 "architecture field \"weightNoise\" is unknown to this rankgrad");
