@@ -19,6 +19,7 @@ read_letor, query_zscore, r4l, ndcg_at, fit.
 """
 import argparse
 import copy
+import re
 import sys
 import time
 from pathlib import Path
@@ -31,7 +32,22 @@ from torch_reference import NdcgType3, describe_torch, torch  # noqa: E402  (tor
 
 def read_letor(path):
     """(labels float32 [n], qids list [n], features float32 [n, d]) of a LETOR/SVMlight file with
-    qid (feature ids 1-based; missing features 0; '#' comments dropped)."""
+    qid (feature ids 1-based; missing features 0; '#' comments dropped). Dense files (every line
+    has features 1..d and a numeric qid) are parsed by numpy's C float parser; others line by line."""
+    with open(path) as f:
+        text = f.read()
+    first = text[:text.find("\n")].split()
+    d = len(first) - 2
+    lines = text.count("\n") + (0 if text.endswith("\n") else 1)
+    dense = ("#" not in text and d > 0 and first[1].startswith("qid:")
+             and [t.partition(":")[0] for t in first[2:]] == [str(i) for i in range(1, d + 1)]
+             and text.count(":") == lines * (d + 1))
+    if dense:
+        flat = np.fromstring(re.sub(r"(?<=\s)(qid|\d+):", "", text), dtype=np.float64, sep=" ")
+        if flat.size == lines * (d + 2):
+            table = flat.reshape(lines, d + 2)
+            qids = table[:, 1].astype(np.int64).astype(str).tolist()
+            return table[:, 0].astype(np.float32), qids, table[:, 2:].astype(np.float32)
     labels, qids, ids, values = [], [], [], []
     with open(path) as f:
         for line in f:
