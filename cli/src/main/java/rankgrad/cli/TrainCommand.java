@@ -94,6 +94,7 @@ final class TrainCommand implements Callable<Integer> {
             }
         }
         training.applyThreads();
+        ScalarKernelWarning.printIfScalar(spec.commandLine().getErr());
         try (RunLock lock = RunLock.acquire(out)) {
             return folds == null ? train(gradientFree, subset) : CrossValidation.run(this, subset);
         }
