@@ -1,4 +1,5 @@
-# Sourced by ./rankgrad and scripts/*: sets RANKGRAD_JAVA to a java binary of JDK 21 or newer.
+# Sourced by ./rankgrad and scripts/*: sets RANKGRAD_JAVA to a java binary of JDK 21 or newer and
+# RANKGRAD_JAVA_MAJOR to its feature version.
 # Looks at $JAVA_HOME, then java on PATH, then the usual install locations; the newest wins among
 # the install locations. Prints one line saying what to install when none is found.
 
@@ -11,7 +12,7 @@ rankgrad_find_jdk() {
   for c in ${JAVA_HOME:+"$JAVA_HOME/bin/java"} "$(command -v java 2>/dev/null)"; do
     [ -x "$c" ] || continue
     v=$(rankgrad_java_major "$c")
-    if [ -n "$v" ] && [ "$v" -ge 21 ]; then RANKGRAD_JAVA=$c; return 0; fi
+    if [ -n "$v" ] && [ "$v" -ge 21 ]; then RANKGRAD_JAVA=$c; RANKGRAD_JAVA_MAJOR=$v; return 0; fi
   done
   for c in /usr/lib/jvm/*/bin/java /usr/java/*/bin/java /opt/java/*/bin/java /opt/jdk*/bin/java \
            "$HOME"/.sdkman/candidates/java/*/bin/java "$HOME"/.jdks/*/bin/java \
@@ -20,7 +21,7 @@ rankgrad_find_jdk() {
     v=$(rankgrad_java_major "$c")
     if [ -n "$v" ] && [ "$v" -ge 21 ] && [ "$v" -gt "$bestv" ]; then best=$c; bestv=$v; fi
   done
-  if [ -n "$best" ]; then RANKGRAD_JAVA=$best; return 0; fi
+  if [ -n "$best" ]; then RANKGRAD_JAVA=$best; RANKGRAD_JAVA_MAJOR=$bestv; return 0; fi
   echo "rankgrad: no JDK 21 or newer found (looked at JAVA_HOME, PATH, /usr/lib/jvm, /opt, ~/.sdkman, ~/.jdks); install one, e.g. 'apt-get install openjdk-21-jdk-headless' or Temurin 21+, or set JAVA_HOME to it" >&2
   return 1
 }

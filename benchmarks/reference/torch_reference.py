@@ -1,24 +1,44 @@
-"""PyTorch (CPU) references for the JMH benchmarks, written the straightforward way (a B x m x m
+"""PyTorch 2.x (CPU) references for the JMH benchmarks, written the straightforward way (a B x m x m
 pair tensor per query batch), as a PyTorch user would:
 
-    /usr/bin/python3 benchmarks/reference/torch_reference.py step [threads]     # TrainingStepBenchmark
-    /usr/bin/python3 benchmarks/reference/torch_reference.py losses [threads]   # RankLossBenchmark
+    $RANKGRAD_PYTHON benchmarks/reference/torch_reference.py step [threads]     # TrainingStepBenchmark
+    $RANKGRAD_PYTHON benchmarks/reference/torch_reference.py losses [threads]   # RankLossBenchmark
 
 step: one training step of Yu's R4.L with twin-sigmoid nDCG-type3 on 128 queries x 120 documents
 x 136 features, Adam with L2 1e-3. losses: forward + backward of nDCG-type3 and ApproxNDCG
-(alpha 10) on 128 queries of m documents. Each prints median milliseconds.
+(alpha 10) on 128 queries of m documents. Each prints median milliseconds, after a line with
+torch's version and BLAS. NdcgType3 and approx_ndcg are imported by torch_train.py (the epoch
+benchmark's training loop).
 """
 import math
+import re
 import statistics
 import sys
 import time
 
-import torch
+try:
+    import torch
+except ImportError:
+    sys.exit("PyTorch is missing: pip install torch (CPU build: pip install torch --index-url "
+             "https://download.pytorch.org/whl/cpu), or point RANKGRAD_PYTHON at a Python that has it")
 
-WHAT = sys.argv[1] if len(sys.argv) > 1 else "step"
-THREADS = int(sys.argv[2]) if len(sys.argv) > 2 else 2
-torch.set_num_threads(THREADS)
-torch.manual_seed(42)
+
+def describe_torch():
+    """'torch 2.13.0+cpu, BLAS mkl (oneMKL 2024.2), oneDNN v3.12.0, CPU capability AVX512, 2 threads'."""
+    config = torch.__config__.show()
+    blas = next((p.split("=", 1)[1] for p in config.replace(",", " ").split() if p.startswith("BLAS_INFO=")), "unknown")
+    parts = [f"torch {torch.__version__}", f"BLAS {blas}"]
+    for line in config.splitlines():
+        line = line.strip(" -")
+        if "Math Kernel Library Version" in line:
+            parts[-1] += " (oneMKL " + line.split("Version", 1)[1].split("-")[0].strip() + ")"
+        elif line.startswith("Intel(R) MKL-DNN") or line.startswith("oneDNN"):
+            version = re.search(r"v\d+(\.\d+)*", line)
+            parts.append("oneDNN " + (version.group(0) if version else "?"))
+        elif line.startswith("CPU capability usage"):
+            parts.append("CPU capability " + line.split(":", 1)[1].strip())
+    parts.append(f"{torch.get_num_threads()} threads")
+    return ", ".join(parts)
 
 
 def ideal_dcg(gains):
@@ -93,7 +113,7 @@ def step_benchmark():
         opt.step()
 
     ms = median_ms(step, 30)
-    print(f"torch {torch.__version__} threads={THREADS} R4.L nDCG-type3 training step: {ms:.1f} ms"
+    print(f"torch R4.L nDCG-type3 training step: {ms:.1f} ms"
           f" ({B * M / ms * 1000:.0f} documents/s)")
 
 
@@ -109,13 +129,19 @@ def losses_benchmark():
         def approx():
             approx_ndcg(s, y).backward()
 
-        print(f"torch {torch.__version__} threads={THREADS} B=128 m={m}: nDCG-type3 {median_ms(type3, repeats):.2f} ms,"
+        print(f"torch B=128 m={m}: nDCG-type3 {median_ms(type3, repeats):.2f} ms,"
               f" ApproxNDCG {median_ms(approx, repeats):.2f} ms")
 
 
-if WHAT == "step":
-    step_benchmark()
-elif WHAT == "losses":
-    losses_benchmark()
-else:
-    sys.exit("usage: torch_reference.py step|losses [threads]")
+def main():
+    what = sys.argv[1] if len(sys.argv) > 1 else "step"
+    if what not in ("step", "losses"):
+        sys.exit("usage: torch_reference.py step|losses [threads]")
+    torch.set_num_threads(int(sys.argv[2]) if len(sys.argv) > 2 else 2)
+    torch.manual_seed(42)
+    print(describe_torch())
+    step_benchmark() if what == "step" else losses_benchmark()
+
+
+if __name__ == "__main__":
+    main()

@@ -25,8 +25,9 @@ import rankgrad.ltr.model.RankingModel;
 /**
  * One training step of Yu's R4.L (4 x 100 ReLU + BatchNorm, linear output) with twin-sigmoid
  * nDCG-type3 on 128 queries x 120 documents x 136 features (15,360 rows, about 4 GFLOP):
- * forward, loss, backward, Adam. The reference is the same step in PyTorch 1.13 CPU
- * ({@code benchmarks/reference/torch_step.py}, run by {@code scripts/bench-training} in the same run).
+ * forward, loss, backward, Adam. The reference is the same step in PyTorch 2.x CPU
+ * ({@code benchmarks/reference/torch_reference.py step}, run by {@code scripts/bench-training} in the
+ * same run). The scalar fallback: {@code -jvmArgsAppend -Drankgrad.kernels=scalar}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -133,6 +133,7 @@ final class CompareCommand implements Callable<Integer> {
             }
         }
         training.applyThreads();
+        ScalarKernelWarning.printIfScalar(spec.commandLine().getErr());
         try (RunLock lock = RunLock.acquire(out)) {
             if (oneFile) {
                 Dataset all = LetorReader.read(data, 0, read);

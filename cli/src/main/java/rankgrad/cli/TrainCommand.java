@@ -34,7 +34,8 @@ import rankgrad.ltr.train.TrainingResult;
 
 /** {@code rankgrad train}: trains a ranker on LETOR files and writes model, metrics and curves. */
 @Command(name = "train", mixinStandardHelpOptions = true, showDefaultValues = true,
-        description = {"Train a ranker. Writes OUT/model.json, OUT/metrics.csv, OUT/curves.png; OUT/checkpoint.json"
+        description = {"Train a ranker. Writes OUT/model.json, OUT/metrics.csv, OUT/curves.png, OUT/timings.csv (epoch wall times);"
+                + " OUT/checkpoint.json"
                 + " lets a killed run resume where it stopped (only the same run: the same data and settings).",
             "Validation: --valid FILE, or --split-valid FRACTION of the training queries held out. --folds K instead"
                 + " cross-validates on the training file: fold k tests on part k, selects on part k+1 and trains on the"
@@ -101,6 +102,7 @@ final class TrainCommand implements Callable<Integer> {
             }
         }
         training.applyThreads();
+        ScalarKernelWarning.printIfScalar(spec.commandLine().getErr());
         try (RunLock lock = RunLock.acquire(out)) {
             return folds == null ? train(gradientFree, subset) : CrossValidation.run(this, subset);
         }

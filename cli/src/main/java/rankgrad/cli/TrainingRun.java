@@ -29,12 +29,16 @@ import rankgrad.ltr.train.TrainingResult;
 /**
  * One gradient training run as the commands do it: train with progress (the test set evaluated
  * each epoch), then write {@code model.json}, {@code metrics.csv} and {@code curves.png} into a
- * folder, keeping {@code checkpoint.json} there so that a killed run resumes. The caller holds the
- * folder's {@link rankgrad.ltr.train.RunLock}.
+ * folder, keeping {@code checkpoint.json} there so that a killed run resumes. The wall time of each
+ * epoch this process trained goes to {@code timings.csv} beside them (kept out of
+ * {@code metrics.csv}, which is the same bits for the same run). The caller holds the folder's
+ * {@link rankgrad.ltr.train.RunLock}.
  */
 final class TrainingRun {
     /** The checkpoint's name in a run's folder. */
     static final String CHECKPOINT = "checkpoint.json";
+    /** Per-epoch wall times in a run's folder, for benchmarks (scripts/bench-epoch). */
+    static final String TIMINGS = "timings.csv";
 
     /** What a run produced: the trained model (best epoch), the result, its curves. */
     record Outcome(RankingModel model, TrainingResult result, Curves.Run curves) {
@@ -93,6 +97,7 @@ final class TrainingRun {
         }
         ModelFile.write(model, outDir.resolve("model.json"));
         AtomicWrite.writeString(outDir.resolve("metrics.csv"), csv.toString());
+        AtomicWrite.writeString(outDir.resolve(TIMINGS), timings(result.history(), train.documents()));
         Curves.write(List.of(curves), metric, true, outDir.resolve("curves.png"));
         return new Outcome(model, result, curves);
     }
@@ -130,6 +135,21 @@ final class TrainingRun {
                 va.labelBatch(va.allQueries()), config.conventions()).mean()));
         ModelFile.write(e, outDir.resolve("model.json"));
         return e;
+    }
+
+    /**
+     * "epoch,seconds,documents_per_second": one row per epoch this process trained (an epoch read
+     * back from a checkpoint has no time and no row); seconds is the epoch's wall time, training
+     * and validation, and documents/s the training documents over it.
+     */
+    static String timings(List<EpochResult> history, long documents) {
+        StringBuilder csv = new StringBuilder("epoch,seconds,documents_per_second\n");
+        for (EpochResult r : history) {
+            if (r.seconds() > 0) {
+                csv.append(String.format(Locale.ROOT, "%d,%.6f,%.0f%n", r.epoch(), r.seconds(), documents / r.seconds()));
+            }
+        }
+        return csv.toString();
     }
 
     /** "test ndcg@5 0.7737 at epoch 5": the test value of the best epoch, or null without one. */

@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -190,6 +191,18 @@ class CliTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("epoch   3"), r.out());
         assertEquals(4, Files.readAllLines(out.resolve("metrics.csv")).size(), "header + 3 epochs");
+        List<String> timings = Files.readAllLines(out.resolve("timings.csv"));
+        assertEquals(List.of("epoch,seconds,documents_per_second", "1", "2", "3"),
+                timings.stream().map(l -> l.contains(",") && !l.startsWith("epoch") ? l.substring(0, l.indexOf(',')) : l).toList(),
+                "header + the 3 epochs this process trained");
+        for (String row : timings.subList(1, timings.size())) {
+            String[] cells = row.split(",");
+            double seconds = Double.parseDouble(cells[1]);
+            // 24 queries x 10 documents over the epoch's seconds. Seconds are printed to 1 us, so
+            // for any epoch over 0.1 ms (one takes milliseconds) the ratio is within 1%; documents/s
+            // is rounded to an integer (0.5).
+            assertEquals(240 / seconds, Double.parseDouble(cells[2]), 0.5 + 0.01 * 240 / seconds, row);
+        }
         assertTrue(Files.size(out.resolve("curves.png")) > 1000);
         assertEquals(0, run("eval", "--model", out.resolve("model.json").toString(), "--data", f.resolve("test.txt").toString()).code());
         String model = Files.readString(out.resolve("model.json"));

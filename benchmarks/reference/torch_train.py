@@ -1,0 +1,187 @@
+"""The PyTorch 2.x reference training loop of the epoch benchmark (scripts/bench-epoch), written the
+way a PyTorch user would: the LETOR files read once into tensors, the same network, loss, optimizer,
+batch size and validation as `rankgrad train`'s defaults:
+
+- features: query-level z-score (per query and feature, population std; constant -> 0), done once;
+- network: Yu's R4.L, 4 x (Linear 100, BatchNorm1d, ReLU) then Linear 1 (PyTorch's default init);
+- loss: twin-sigmoid nDCG-type3 (NdcgType3 from torch_reference.py, a custom autograd.Function);
+- optimizer: Adam lr 1e-3 with L2 1e-3 added to the gradient (weight_decay, as rankgrad's `adam`);
+- 64 queries per batch, queries shuffled each epoch; validation NDCG@5 after each epoch (exact
+  ranks, stable ties, queries without a relevant document left out) and the best epoch's weights
+  kept and saved at the end.
+
+    $RANKGRAD_PYTHON benchmarks/reference/torch_train.py --train T --valid V --epochs 5 --out model.pt \\
+        [--timings timings.csv] [--threads N]
+
+It prints one line per epoch and writes --timings in the format of rankgrad's timings.csv
+(epoch,seconds,documents_per_second; seconds: training and validation). Other scripts may import
+read_letor, query_zscore, r4l, ndcg_at, fit.
+"""
+import argparse
+import copy
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from torch_reference import NdcgType3, describe_torch, torch  # noqa: E402  (torch_reference says what to install)
+
+
+def read_letor(path):
+    """(labels float32 [n], qids list [n], features float32 [n, d]) of a LETOR/SVMlight file with
+    qid (feature ids 1-based; missing features 0; '#' comments dropped). Dense files (every line
+    has features 1..d and a numeric qid) are parsed by numpy's C float parser; others line by line."""
+    with open(path) as f:
+        text = f.read()
+    first = text[:text.find("\n")].split()
+    d = len(first) - 2
+    lines = text.count("\n") + (0 if text.endswith("\n") else 1)
+    dense = ("#" not in text and d > 0 and first[1].startswith("qid:")
+             and [t.partition(":")[0] for t in first[2:]] == [str(i) for i in range(1, d + 1)]
+             and text.count(":") == lines * (d + 1))
+    if dense:
+        flat = np.fromstring(re.sub(r"(?<=\s)(qid|\d+):", "", text), dtype=np.float64, sep=" ")
+        if flat.size == lines * (d + 2):
+            table = flat.reshape(lines, d + 2)
+            qids = table[:, 1].astype(np.int64).astype(str).tolist()
+            return table[:, 0].astype(np.float32), qids, table[:, 2:].astype(np.float32)
+    labels, qids, ids, values = [], [], [], []
+    with open(path) as f:
+        for line in f:
+            tokens = line.split("#", 1)[0].split()
+            if not tokens:
+                continue
+            labels.append(tokens[0])
+            qids.append(tokens[1][4:])
+            pairs = [t.partition(":") for t in tokens[2:]]
+            ids.append([p[0] for p in pairs])
+            values.append([p[2] for p in pairs])
+    lengths = np.array([len(v) for v in ids])
+    cols = np.array([c for row in ids for c in row], dtype=np.int64) - 1
+    vals = np.array([v for row in values for v in row], dtype=np.float32)
+    rows = np.repeat(np.arange(len(ids)), lengths)
+    x = np.zeros((len(ids), int(cols.max()) + 1), dtype=np.float32)
+    x[rows, cols] = vals
+    return np.array(labels, dtype=np.float32), qids, x
+
+
+def by_query(labels, qids, x, features=None):
+    """(x [Q, m, d], y [Q, m]) tensors; every query of the benchmark data has the same m documents."""
+    starts = [0] + [i for i in range(1, len(qids)) if qids[i] != qids[i - 1]] + [len(qids)]
+    sizes = {b - a for a, b in zip(starts, starts[1:])}
+    if len(sizes) != 1:
+        sys.exit("torch_train.py handles queries of equal size only (the demo data); got sizes " + str(sorted(sizes)[:5]))
+    m = sizes.pop()
+    d = x.shape[1] if features is None else features
+    if x.shape[1] < d:
+        x = np.pad(x, ((0, 0), (0, d - x.shape[1])))
+    q = len(starts) - 1
+    return torch.from_numpy(x[:, :d].reshape(q, m, d)), torch.from_numpy(labels.reshape(q, m))
+
+
+def query_zscore(x):
+    """Per query and feature, (x - mean) / std with the population std; a constant feature becomes 0."""
+    mean = x.mean(dim=1, keepdim=True)
+    std = x.std(dim=1, keepdim=True, correction=0)
+    return torch.where(std > 0, (x - mean) / std, torch.zeros_like(x))
+
+
+def r4l(features, width=100, layers=4):
+    """Yu's R4.L: `layers` x (Linear, BatchNorm1d, ReLU), then a linear scorer."""
+    modules, n = [], features
+    for _ in range(layers):
+        modules += [torch.nn.Linear(n, width), torch.nn.BatchNorm1d(width), torch.nn.ReLU()]
+        n = width
+    modules.append(torch.nn.Linear(n, 1))
+    return torch.nn.Sequential(*modules)
+
+
+def ndcg_at(scores, y, k):
+    """Mean NDCG@k over the queries with a relevant document; exact ranks, ties in input order."""
+    order = torch.sort(scores, dim=1, descending=True, stable=True).indices
+    gains = torch.pow(2.0, y) - 1
+    disc = 1 / torch.log2(torch.arange(2, k + 2, dtype=scores.dtype))
+    dcg = (torch.gather(gains, 1, order)[:, :k] * disc).sum(1)
+    idcg = (torch.sort(gains, dim=1, descending=True).values[:, :k] * disc).sum(1)
+    keep = idcg > 0
+    return (dcg[keep] / idcg[keep]).mean().item()
+
+
+def fit(model, x, y, vx, vy, epochs, batch_queries=64, lr=1e-3, l2=1e-3, seed=1, on_epoch=None):
+    """Trains `model` on (x [Q, m, d], y [Q, m]), validates NDCG@5 on (vx, vy) after each epoch and
+    returns (best state_dict, rows) with one (epoch, train loss, validation, seconds) per epoch;
+    on_epoch(row) is called as each ends."""
+    opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=l2)
+    generator = torch.Generator().manual_seed(seed)
+    q, m, d = x.shape
+    best, best_state, rows = -1.0, None, []
+    for epoch in range(1, epochs + 1):
+        started = time.perf_counter()
+        model.train()
+        order = torch.randperm(q, generator=generator)
+        total, batches = 0.0, 0
+        for b in range(0, q, batch_queries):
+            idx = order[b:b + batch_queries]
+            opt.zero_grad()
+            scores = model(x[idx].reshape(-1, d)).view(len(idx), m)
+            loss = NdcgType3.apply(scores, y[idx])
+            loss.backward()
+            opt.step()
+            total += loss.item()
+            batches += 1
+        model.eval()
+        with torch.no_grad():
+            valid = ndcg_at(model(vx.reshape(-1, d)).view(vx.shape[0], vx.shape[1]), vy, 5)
+        if valid > best:
+            best, best_state = valid, copy.deepcopy(model.state_dict())
+        row = (epoch, total / batches, valid, time.perf_counter() - started)
+        rows.append(row)
+        if on_epoch:
+            on_epoch(row)
+    return best_state, rows
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--train", required=True)
+    p.add_argument("--valid", required=True)
+    p.add_argument("--epochs", type=int, default=5)
+    p.add_argument("--batch-queries", type=int, default=64)
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--l2", type=float, default=1e-3)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's own choice)")
+    p.add_argument("--out", required=True, help="where the best epoch's state_dict is saved")
+    p.add_argument("--timings", help="epoch,seconds,documents_per_second CSV")
+    a = p.parse_args()
+    if a.threads:
+        torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    print(describe_torch(), flush=True)
+    t0 = time.perf_counter()
+    x, y = by_query(*read_letor(a.train))
+    vx, vy = by_query(*read_letor(a.valid), features=x.shape[2])
+    x, vx = query_zscore(x), query_zscore(vx)
+    print(f"read {x.shape[0]} + {vx.shape[0]} queries of {x.shape[1]} documents x {x.shape[2]} features"
+          f" in {time.perf_counter() - t0:.2f} s", flush=True)
+    docs = x.shape[0] * x.shape[1]
+    model = r4l(x.shape[2])
+
+    def show(row):
+        epoch, loss, valid, seconds = row
+        print(f"epoch {epoch:3d}  loss {loss:.5f}  valid ndcg@5 {valid:.4f}  {seconds:.3f}s", flush=True)
+
+    best_state, rows = fit(model, x, y, vx, vy, a.epochs, a.batch_queries, a.lr, a.l2, a.seed, show)
+    torch.save(best_state, a.out)
+    if a.timings:
+        with open(a.timings, "w") as f:
+            f.write("epoch,seconds,documents_per_second\n")
+            for epoch, _, _, seconds in rows:
+                f.write(f"{epoch},{seconds:.6f},{docs / seconds:.0f}\n")
+
+
+if __name__ == "__main__":
+    main()
