@@ -1,5 +1,7 @@
 package rankgrad.benchmarks;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -15,6 +17,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
+import rankgrad.autodiff.kernel.KernelProvider;
+import rankgrad.autodiff.kernel.Kernels;
+import rankgrad.autodiff.nn.Layer;
+import rankgrad.autodiff.nn.Linear;
 import rankgrad.autodiff.optim.Adam;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.RankingLoss;
@@ -28,6 +34,11 @@ import rankgrad.ltr.model.RankingModel;
  * forward, loss, backward, Adam. The reference is the same step in PyTorch 2.x CPU
  * ({@code benchmarks/reference/torch_reference.py step}, run by {@code scripts/bench-training} in the
  * same run). The scalar fallback: {@code -jvmArgsAppend -Drankgrad.kernels=scalar}.
+ *
+ * <p>{@code gemmOnly} runs just the step's matrix products, on the same shapes and kernels: for each
+ * linear layer (in -> out) over the batch's n rows, the forward X W (n x in x out), the weight
+ * gradient X^T dY (in x n x out) and, above the first layer, the input gradient dY W^T
+ * (n x out x in). {@code step / gemmOnly} is what the step costs beyond its GEMMs.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -48,6 +59,11 @@ public class TrainingStepBenchmark {
     private Tensor x;
     private QueryBatch batch;
     private long step;
+    private Kernels kernels;
+    /** Per linear layer: in, out, then its operand buffers. */
+    private final List<int[]> widths = new ArrayList<>();
+    private final List<float[][]> operands = new ArrayList<>();
+    private int rows;
 
     @Setup
     public void setUp() {
@@ -71,6 +87,26 @@ public class TrainingStepBenchmark {
         ranker.train();
         objective = Losses.parse(loss, 1).forRun(1_000_000);
         adam = Adam.create(ranker.network().namedParameters(), Adam.Settings.defaults().withWeightDecay(1e-3));
+        kernels = KernelProvider.kernels();
+        rows = queries * docs;
+        for (Layer m : ranker.network().layers().modules()) {
+            if (m instanceof Linear lin) {
+                int in = lin.weight().value().dim(0);
+                int out = lin.weight().value().dim(1);
+                widths.add(new int[] {in, out});
+                // x, w, y, dy, dw, dx
+                operands.add(new float[][] {gaussian(rng, rows * in), gaussian(rng, in * out), new float[rows * out],
+                    gaussian(rng, rows * out), new float[in * out], new float[rows * in]});
+            }
+        }
+    }
+
+    private static float[] gaussian(SplittableRandom rng, int size) {
+        float[] v = new float[size];
+        for (int i = 0; i < size; i++) {
+            v[i] = (float) rng.nextGaussian();
+        }
+        return v;
     }
 
     @Benchmark
@@ -80,5 +116,22 @@ public class TrainingStepBenchmark {
         l.backward();
         adam.step();
         return l.value().item();
+    }
+
+    @Benchmark
+    public float[] gemmOnly() {
+        float[] last = null;
+        for (int l = 0; l < widths.size(); l++) {
+            int in = widths.get(l)[0];
+            int out = widths.get(l)[1];
+            float[][] o = operands.get(l);
+            kernels.gemmF32(false, false, rows, out, in, o[0], o[1], o[2]);
+            kernels.gemmF32(true, false, in, out, rows, o[0], o[3], o[4]);
+            if (l > 0) {
+                kernels.gemmF32(false, true, rows, in, out, o[3], o[1], o[5]);
+            }
+            last = o[4];
+        }
+        return last;
     }
 }

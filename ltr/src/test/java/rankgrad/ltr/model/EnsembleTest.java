@@ -56,6 +56,17 @@ class EnsembleTest {
     }
 
     @Test
+    void anEnsembleOfListwiseModelsScoresEachMemberWithItsOwnContextBlock() throws IOException {
+        List<RankingModel> members = java.util.stream.IntStream.range(0, 2).mapToObj(i -> RankingModel.create("attn", 8,
+                new Normalization.QueryZScore(), 20 + i)).toList();
+        Ensemble e = Ensemble.of(members);
+        assertArrayEquals(meanOfMembers(members, DATA), e.scorer().score(DATA), 0f);
+        Path f = dir.resolve("listwise-ensemble.json");
+        ModelFile.write(e, f);
+        assertArrayEquals(e.scorer().score(DATA), ModelFile.readScorer(f).score(DATA), 0f);
+    }
+
+    @Test
     void theFileRoundTripKeepsEveryScoreAndTheBytes() throws IOException {
         Ensemble e = Ensemble.of(members(3));
         e.info().put("loss", "ranknet");
