@@ -3,6 +3,7 @@ package rankgrad.autodiff;
 import rankgrad.autodiff.ops.Add;
 import rankgrad.autodiff.ops.Affine;
 import rankgrad.autodiff.ops.Celu;
+import rankgrad.autodiff.ops.Dropout;
 import rankgrad.autodiff.ops.Concat;
 import rankgrad.autodiff.ops.Exp;
 import rankgrad.autodiff.ops.Gather;
@@ -274,6 +275,11 @@ public final class Ops {
     public static Var mean(Var a, int axis, boolean keepDims) {
         int n = axis == 0 ? a.value().rows() : a.value().cols();
         return mul(sum(a, axis, keepDims), 1.0 / n);
+    }
+
+    /** x m / (1 - rate) elementwise for a fixed keep mask m ({@link Dropout}). */
+    public static Var dropout(Var x, boolean[] keep, double rate) {
+        return Var.apply(Dropout.withMask(keep, rate), x);
     }
 
     /** max(x, 0) elementwise ({@link Relu}). */

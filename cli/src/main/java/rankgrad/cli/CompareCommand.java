@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.LongFunction;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
@@ -28,6 +29,7 @@ import rankgrad.ltr.loss.Losses;
 import rankgrad.ltr.metric.Metric;
 import rankgrad.ltr.model.Architectures;
 import rankgrad.ltr.model.RankingModel;
+import rankgrad.ltr.model.Scorer;
 import rankgrad.ltr.train.RunLock;
 import rankgrad.ltr.train.TrainingConfig;
 import rankgrad.ltr.train.TrainingResult;
@@ -261,22 +263,38 @@ final class CompareCommand implements Callable<Integer> {
         Dataset va = data[1];
         Dataset te = data[2];
         double[][][] values = new double[runs.size()][columns.size()][];
-        Normalization normalization = Normalization.byName(training.normalization, featureOption.select(subset, tr));
+        Normalization normalization = training.normalization(featureOption.select(subset, tr));
         Path foldOut = k == 0 ? out : out.resolve("Fold" + k);
         for (int l = 0; l < runs.size(); l++) {
             String architecture = runs.get(l)[0];
             String loss = runs.get(l)[1];
-            RankingModel m = subset == null ? RankingModel.create(architecture, tr.features(), normalization, config.seed())
-                    : RankingModel.create(architecture, subset, normalization, config.seed());
-            if (split != null) {
-                m.info().put("data", split);
-            }
+            LongFunction<RankingModel> create = seed -> {
+                RankingModel made = training.prepare(subset == null ? RankingModel.create(architecture, tr.features(),
+                        normalization, seed) : RankingModel.create(architecture, subset, normalization, seed));
+                if (split != null) {
+                    made.info().put("data", split);
+                }
+                return made;
+            };
+            RankingModel m = create.apply(config.seed());
             o.printf(Locale.ROOT, "%n== %s, %s: %s (%d parameters), %d train / %d valid / %d test queries%n",
                     k == 0 ? "single split" : "fold " + k, loss, architecture, m.network().parameterCount(), tr.size(),
                     va.size(), te.size());
             Path runOut = models == null ? foldOut.resolve(folderName(loss))
                     : foldOut.resolve(folderName(architecture)).resolve(folderName(loss));
             long start = System.nanoTime();
+            if (training.ensemble > 1) {
+                Scorer ensemble = TrainingRun.executeEnsemble(training.ensemble, create, loss, config, tr, va, te, runOut,
+                        () -> new Progress(o, System.console() != null, config.epochs(), config.selection().toString()),
+                        training.fresh, o).scorer();
+                seconds[l] += (System.nanoTime() - start) / 1e9;
+                float[] scores = ensemble.score(te);
+                QueryBatch batch = te.labelBatch(te.allQueries());
+                for (int c = 0; c < columns.size(); c++) {
+                    values[l][c] = columns.get(c).perQuery(scores, batch, config.conventions());
+                }
+                continue;
+            }
             TrainingRun.Outcome outcome = TrainingRun.execute(m, loss, config, tr, va, te, runOut, new Progress(o,
                     System.console() != null, config.epochs(), config.selection().toString()), training.fresh);
             seconds[l] += (System.nanoTime() - start) / 1e9;

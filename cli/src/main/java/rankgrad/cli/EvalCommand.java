@@ -193,7 +193,7 @@ final class EvalCommand implements Callable<Integer> {
 
     /** The model's scores of every document of --data, named like the judgments. */
     private Run modelRun(Path model, LetorOptions read) throws IOException {
-        Scorer scorer = ModelFile.read(model).scorer();
+        Scorer scorer = ModelFile.readScorer(model);
         DocIds ids = new DocIds(null);
         Map<String, Map<String, Double>> queries = new LinkedHashMap<>();
         LetorReader.streamWithComments(data, scorer.features(), read, !scorer.inputs().isAll(), (q, comments) -> {

@@ -9,6 +9,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import rankgrad.ltr.data.Normalization;
+import rankgrad.ltr.model.Ensemble;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
 import rankgrad.ltr.model.SolrExport;
@@ -50,16 +51,25 @@ final class ExportCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--feature-names applies to --format solr only"
                     + " (an ONNX model takes its features by column: LETOR feature j in column j - 1)");
         }
-        RankingModel m = ModelFile.read(model);
+        Ensemble ensemble = ModelFile.readEnsemble(model);
+        int members = ensemble.members().size();
+        if (members > 1 && format == Format.solr) {
+            spec.commandLine().getErr().println("rankgrad: cannot export " + model + " to Solr: it is an ensemble of "
+                    + members + " models whose scores are averaged, and Solr's NeuralNetworkModel is one network;"
+                    + " export a member (train writes each to OUT/member-k/model.json) or use --format onnx");
+            return 1;
+        }
+        RankingModel m = ensemble.members().get(0);
         if (format == Format.onnx) {
             try {
-                OnnxExport.write(m, name, out);
+                OnnxExport.write(ensemble, name, out);
             } catch (IllegalArgumentException e) {
                 spec.commandLine().getErr().println("rankgrad: " + e.getMessage());
                 return 1;
             }
-            spec.commandLine().getOut().printf("wrote ONNX model '%s' (IR %d, opset %d; %d features, %s normalization inside"
-                    + " the graph%s) to %s%n", name, OnnxExport.IR_VERSION, OnnxExport.OPSET_VERSION, m.features(),
+            spec.commandLine().getOut().printf("wrote ONNX model '%s' (IR %d, opset %d; %s%d features, %s normalization inside"
+                    + " the graph%s) to %s%n", name, OnnxExport.IR_VERSION, OnnxExport.OPSET_VERSION,
+                    members > 1 ? "the mean of " + members + " members; " : "", m.features(),
                     m.normalization().kind(), m.normalization() instanceof Normalization.QueryZScore
                             ? "; feed one query's documents per run" : "", out);
             return 0;

@@ -75,7 +75,7 @@ final class PredictCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--docid-key: " + e.getMessage());
         }
-        Scorer m = ModelFile.read(model).scorer();
+        Scorer m = ModelFile.readScorer(model);
         long[] count = new long[2];
         AtomicWrite.write(out, stream -> {
             Writer w = new OutputStreamWriter(stream, StandardCharsets.UTF_8);

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -21,6 +22,7 @@ import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.loss.Losses;
 import rankgrad.ltr.metric.Metric;
+import rankgrad.ltr.model.Ensemble;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
 import rankgrad.ltr.train.SpsaGains;
@@ -82,6 +84,11 @@ final class TrainCommand implements Callable<Integer> {
         backend.apply();
         boolean gradientFree = GradientFreeOptimizer.isGradientFree(loss);
         checkLoss(gradientFree);
+        if (gradientFree && (training.ensemble > 1 || training.dropout > 0 || training.inputNoise > 0
+                || !training.schedule().isConstant() || !training.transform.equals("none"))) {
+            throw bad(loss + " is gradient-free: --ensemble, --dropout, --input-noise, --transform and the --lr-* schedule"
+                    + " apply to gradient losses only");
+        }
         checkValidation(gradientFree);
         FeatureSubset subset = featureOption.subset();
         OutputFolder.check(spec.commandLine(), "--out", out);
@@ -124,6 +131,9 @@ final class TrainCommand implements Callable<Integer> {
             throw new IllegalArgumentException("the validation or test file has more features than the training file ("
                     + tr.features() + ")");
         }
+        if (training.ensemble > 1 && !gradientFree) {
+            return trainEnsemble(subset, tr, va, te, split, o);
+        }
         RankingModel m = model(subset, tr, split);
         Metric selection = training.selection();
         o.printf(Locale.ROOT, "training %s (%d parameters) with %s on %d queries; selecting on valid %s%n", m.architecture(),
@@ -143,16 +153,43 @@ final class TrainCommand implements Callable<Integer> {
         return r.stop() == TrainingResult.Stop.DIVERGED ? 1 : 0;
     }
 
+    /** --ensemble K: K members into OUT/member-k, their average in OUT/model.json. */
+    private int trainEnsemble(FeatureSubset subset, Dataset tr, Dataset va, Dataset te, String split, PrintWriter o)
+            throws Exception {
+        TrainingConfig config = training.config();
+        Metric selection = config.selection();
+        o.printf(Locale.ROOT, "training an ensemble of %d %s models with %s on %d queries; selecting each on valid %s%n",
+                training.ensemble, training.architecture(), loss, tr.size(), selection);
+        Ensemble e = TrainingRun.executeEnsemble(training.ensemble, seed -> model(subset, tr, split, seed), loss, config,
+                tr, va, te, out, () -> new Progress(o, System.console() != null, config.epochs(), selection.toString()),
+                training.fresh, o);
+        o.printf(Locale.ROOT, "ensemble valid %s %.4f%n", selection, ((Map<?, ?>) e.info().get("validation")).get(
+                selection.toString()));
+        if (te != null) {
+            o.printf(Locale.ROOT, "ensemble test %s %.4f%n", selection, selection.evaluate(e.scorer().score(te),
+                    te.labelBatch(te.allQueries()), config.conventions()).mean());
+        }
+        o.printf("wrote %s (an ensemble of %d) and each member's model, metrics and curves in %s%n",
+                out.resolve("model.json"), training.ensemble, out.resolve("member-k"));
+        return 0;
+    }
+
+    /** {@link #model(FeatureSubset, Dataset, String, long)} with --seed. */
+    RankingModel model(FeatureSubset subset, Dataset tr, String split) {
+        return model(subset, tr, split, training.seed);
+    }
+
     /**
      * A fresh model of the chosen network over the subset's columns of {@code tr} (every column
-     * without one), its normalization fitted on those columns; {@code split} says how the data
+     * without one), with the chosen transform and dropout, its normalization fitted on those
+     * transformed columns, its weights drawn from {@code seed}; {@code split} says how the data
      * were split (model info and run fingerprint), null for given files.
      */
-    RankingModel model(FeatureSubset subset, Dataset tr, String split) {
+    RankingModel model(FeatureSubset subset, Dataset tr, String split, long seed) {
         Dataset selected = featureOption.select(subset, tr);
-        Normalization normalization = Normalization.byName(training.normalization, selected);
-        RankingModel m = subset == null ? RankingModel.create(training.architecture(), tr.features(), normalization,
-                training.seed) : RankingModel.create(training.architecture(), subset, normalization, training.seed);
+        Normalization normalization = training.normalization(selected);
+        RankingModel m = training.prepare(subset == null ? RankingModel.create(training.architecture(), tr.features(),
+                normalization, seed) : RankingModel.create(training.architecture(), subset, normalization, seed));
         if (split != null) {
             m.info().put("data", split);
         }
@@ -174,6 +211,9 @@ final class TrainCommand implements Callable<Integer> {
             }
             if (gradientFree) {
                 throw bad("--folds runs gradient losses; " + loss + " is gradient-free");
+            }
+            if (training.ensemble > 1) {
+                throw bad("--ensemble and --folds exclude each other (train an ensemble on one split)");
             }
             return;
         }

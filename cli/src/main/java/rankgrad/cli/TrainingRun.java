@@ -1,6 +1,11 @@
 package rankgrad.cli;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.function.LongFunction;
+import java.util.function.Supplier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -9,6 +14,8 @@ import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.loss.Losses;
+import rankgrad.ltr.metric.Metric;
+import rankgrad.ltr.model.Ensemble;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
 import rankgrad.ltr.train.CheckpointException;
@@ -87,6 +94,37 @@ final class TrainingRun {
         AtomicWrite.writeString(outDir.resolve("metrics.csv"), csv.toString());
         Curves.write(List.of(curves), metric, true, outDir.resolve("curves.png"));
         return new Outcome(model, result, curves);
+    }
+
+    /**
+     * Trains {@code k} models, model i (1-based) made by {@code modelForSeed} from seed
+     * {@code config.seed() + i - 1} and trained with that seed into {@code outDir/member-i} (each
+     * resumable on its own), and writes their {@link Ensemble} to {@code outDir/model.json}.
+     */
+    static Ensemble executeEnsemble(int k, LongFunction<RankingModel> modelForSeed, String lossName, TrainingConfig config,
+            Dataset train, Dataset valid, Dataset test, Path outDir, Supplier<Progress> progress, boolean fresh,
+            PrintWriter o) throws IOException {
+        List<RankingModel> members = new ArrayList<>();
+        List<Object> memberInfo = new ArrayList<>();
+        for (int i = 1; i <= k; i++) {
+            long seed = config.seed() + i - 1;
+            o.printf(Locale.ROOT, "-- ensemble member %d of %d (seed %d)%n", i, k, seed);
+            Outcome r = execute(modelForSeed.apply(seed), lossName, config.withSeed(seed), train, valid, test,
+                    outDir.resolve("member-" + i), progress.get(), fresh);
+            o.println(r.result().message());
+            members.add(r.model());
+            memberInfo.add(Map.of("seed", Long.toString(seed), "bestEpoch", r.result().bestEpoch(), "validation",
+                    r.result().bestValidation()));
+        }
+        Ensemble e = Ensemble.of(members);
+        e.info().put("loss", lossName);
+        e.info().put("members", memberInfo);
+        Metric selection = config.selection();
+        Dataset va = e.normalize(valid);
+        e.info().put("validation", Map.of(selection.toString(), selection.evaluate(e.scorer().scoreNormalized(va),
+                va.labelBatch(va.allQueries()), config.conventions()).mean()));
+        ModelFile.write(e, outDir.resolve("model.json"));
+        return e;
     }
 
     /** "test ndcg@5 0.7737 at epoch 5": the test value of the best epoch, or null without one. */

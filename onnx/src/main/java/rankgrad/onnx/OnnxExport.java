@@ -2,14 +2,17 @@ package rankgrad.onnx;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import rankgrad.autodiff.nn.Activation;
 import rankgrad.ltr.LibraryVersion;
+import rankgrad.ltr.data.FeatureTransform;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.model.DenseLayer;
+import rankgrad.ltr.model.Ensemble;
 import rankgrad.ltr.model.RankingModel;
 
 /**
@@ -44,6 +47,11 @@ import rankgrad.ltr.model.RankingModel;
  *       so under {@code rankgrad.batch}).
  * </ul>
  *
+ * <p>A {@link FeatureTransform} (signed log1p) is computed before the normalization. An
+ * {@link Ensemble} becomes one graph: the shared features feed every member's layers (named
+ * {@code member<k>.layer<l>}), and a {@code Mean} node averages their score columns in float32
+ * (rankgrad averages in float64: the two differ by float32 rounding).
+ *
  * <p>Scores equal rankgrad's up to float32 rounding: folding batch normalization and ONNX
  * Runtime's GEMM order the float32 operations differently.
  */
@@ -75,17 +83,42 @@ public final class OnnxExport {
         return ProtoEncoder.encode(toModel(model, name));
     }
 
+    /**
+     * Writes the ONNX model of {@code ensemble} to {@code file} atomically: the members' graphs side
+     * by side on the shared prepared features, their score columns averaged by a {@code Mean} node.
+     */
+    public static void write(Ensemble ensemble, String name, Path file) throws IOException {
+        byte[] bytes = toBytes(ensemble, name);
+        AtomicWrite.write(file, out -> out.write(bytes));
+    }
+
+    /** The ONNX file's bytes of an ensemble; an ensemble of one gives its member's bytes. */
+    public static byte[] toBytes(Ensemble ensemble, String name) {
+        return ProtoEncoder.encode(toModel(ensemble.members(), name));
+    }
+
     static OnnxModel toModel(RankingModel model, String name) {
+        return toModel(List.of(model), name);
+    }
+
+    /**
+     * The graph of the mean of {@code members}' scores; they share inputs, transform and
+     * normalization ({@link Ensemble#of}). One member: exactly the single model's graph.
+     */
+    static OnnxModel toModel(List<RankingModel> members, String name) {
+        RankingModel model = members.get(0);
         int d = model.features();
-        if (model.network().spec().outputWidth() != 1) {
-            throw new IllegalArgumentException("cannot export to ONNX: the network has " + model.network().spec().outputWidth()
-                    + " outputs, a scoring function has one");
-        }
-        List<DenseLayer> layers;
-        try {
-            layers = DenseLayer.fold(model.network().layers().modules());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("cannot export to ONNX: " + e.getMessage(), e);
+        List<List<DenseLayer>> networks = new ArrayList<>();
+        for (RankingModel m : members) {
+            if (m.network().spec().outputWidth() != 1) {
+                throw new IllegalArgumentException("cannot export to ONNX: the network has " + m.network().spec().outputWidth()
+                        + " outputs, a scoring function has one");
+            }
+            try {
+                networks.add(DenseLayer.fold(m.network().layers().modules()));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("cannot export to ONNX: " + e.getMessage(), e);
+            }
         }
         boolean perQuery = model.normalization() instanceof Normalization.QueryZScore;
         GraphBuilder g = new GraphBuilder();
@@ -101,32 +134,72 @@ public final class OnnxExport {
             String indices = g.constant(Initializer.int64s("select.columns", columns, columns.length));
             h = g.node("Gather", "select.features", List.of(h, indices), new Attribute.IntValue("axis", 1));
         }
-        h = normalize(g, model.normalization(), h, model.inputs().size());
-        for (int l = 0; l < layers.size(); l++) {
-            DenseLayer layer = layers.get(l);
-            String prefix = "layer" + (l + 1);
-            String w = g.constant(Initializer.floats(prefix + ".weight", rowMajor(layer.weight()), layer.units(), layer.inputs()));
-            String b = g.constant(Initializer.floats(prefix + ".bias", toFloats(layer.bias()), layer.units()));
-            h = g.node("Gemm", prefix + ".linear", List.of(h, w, b), new Attribute.IntValue("transB", 1));
-            h = activate(g, layer.activation(), h, prefix);
+        h = transform(g, model.transform(), h);
+        String z = normalize(g, model.normalization(), h, model.inputs().size());
+        List<String> columns = new ArrayList<>();
+        for (int k = 0; k < networks.size(); k++) {
+            String out = z;
+            List<DenseLayer> layers = networks.get(k);
+            for (int l = 0; l < layers.size(); l++) {
+                DenseLayer layer = layers.get(l);
+                String prefix = (networks.size() == 1 ? "" : "member" + (k + 1) + ".") + "layer" + (l + 1);
+                String w = g.constant(Initializer.floats(prefix + ".weight", rowMajor(layer.weight()), layer.units(),
+                        layer.inputs()));
+                String b = g.constant(Initializer.floats(prefix + ".bias", toFloats(layer.bias()), layer.units()));
+                out = g.node("Gemm", prefix + ".linear", List.of(out, w, b), new Attribute.IntValue("transB", 1));
+                out = activate(g, layer.activation(), out, prefix);
+            }
+            columns.add(out);
         }
+        String score = columns.size() == 1 ? columns.get(0) : g.node("Mean", "ensemble.mean", columns);
         String axes = g.constant(Initializer.int64s("score.axes", new long[] {1}, 1));
-        g.node("Squeeze", OUTPUT, List.of(h, axes));
+        g.node("Squeeze", OUTPUT, List.of(score, axes));
         g.output(new ValueInfo(OUTPUT, ElementType.FLOAT, List.of(Dimension.named(DOCUMENTS)), "one score per document;"
                 + " a higher score ranks higher"));
-        String doc = "rankgrad " + model.architecture() + " scoring network with " + model.normalization().kind()
+        String doc = "rankgrad " + (members.size() == 1 ? "" : "ensemble (mean of " + members.size() + ") of ")
+                + model.architecture() + " scoring network" + (members.size() == 1 ? "" : "s") + " with "
+                + (model.transform() == FeatureTransform.NONE ? "" : model.transform().kind() + " transform and ")
+                + model.normalization().kind()
                 + " normalization inside the graph and batch normalization folded into the linear layers: input "
                 + INPUT + " [documents, " + d + "] raw features, output " + OUTPUT + " [documents]"
                 + (perQuery ? "; feed the documents of exactly one query per run (the normalization is per query)" : "");
         Map<String, String> metadata = new LinkedHashMap<>();
         metadata.put("rankgrad.architecture", model.architecture());
+        if (members.size() > 1) {
+            metadata.put("rankgrad.ensemble", Integer.toString(members.size()));
+        }
         metadata.put("rankgrad.features", Integer.toString(d));
         if (!model.inputs().isAll()) {
             metadata.put("rankgrad.featureSubset", model.inputs().toString());
         }
+        if (model.transform() != FeatureTransform.NONE) {
+            metadata.put("rankgrad.transform", model.transform().kind());
+        }
         metadata.put("rankgrad.normalization", model.normalization().kind());
         metadata.put("rankgrad.batch", perQuery ? "one query's documents per run" : "any documents per run");
         return new OnnxModel(IR_VERSION, OPSET_VERSION, "rankgrad", LibraryVersion.get(), doc, g.build(name, doc), metadata);
+    }
+
+    /**
+     * Adds the feature transform's nodes (none for the identity) and returns the name of the
+     * transformed features. Signed log1p is sign(x) log(1 + |x|) in float64, rounded once to
+     * float32 (ONNX has no Log1p: for |x| below about 1e-8 the float64 sum 1 + |x| loses digits
+     * that rankgrad's log1p keeps, so such tiny values may differ beyond float32 rounding).
+     */
+    private static String transform(GraphBuilder g, FeatureTransform t, String x) {
+        return switch (t) {
+            case NONE -> x;
+            case SIGNED_LOG1P -> {
+                String xd = g.node("Cast", "log1p.x64", List.of(x), new Attribute.IntValue("to", CAST_TO_DOUBLE));
+                String abs = g.node("Abs", "log1p.abs", List.of(xd));
+                String one = g.constant(Initializer.doubles("log1p.one", new double[] {1}));
+                String shifted = g.node("Add", "log1p.shifted", List.of(abs, one));
+                String log = g.node("Log", "log1p.log", List.of(shifted));
+                String sign = g.node("Sign", "log1p.sign", List.of(xd));
+                String signed = g.node("Mul", "log1p.signed", List.of(sign, log));
+                yield g.node("Cast", "log1p.x", List.of(signed), new Attribute.IntValue("to", CAST_TO_FLOAT));
+            }
+        };
     }
 
     /** Adds the normalization nodes and returns the name of the normalized features. */

@@ -36,9 +36,11 @@ import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.data.CubicData;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.FeatureSubset;
+import rankgrad.ltr.data.FeatureTransform;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.data.Query;
 import rankgrad.ltr.model.Architectures;
+import rankgrad.ltr.model.Ensemble;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
 
@@ -155,6 +157,70 @@ class OnnxExportTest {
         }
     }
 
+    /**
+     * The signed log1p transform is computed inside the graph before the normalization, with the
+     * normalization fitted on transformed data (a missing or misplaced transform moves scores far
+     * beyond the rounding bound). Inputs are scaled by 100 and mixed in sign so the logarithm bends.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("subsetNormalizations")
+    void theSignedLog1pTransformIsInTheGraph(String norm) throws OrtException {
+        Dataset train = FeatureTransform.SIGNED_LOG1P.apply(scaled(data(1)));
+        RankingModel model = perturbed(RankingModel.create("R4.L", D, normalization(norm, train), 5), 9)
+                .withTransform(FeatureTransform.SIGNED_LOG1P);
+        assertScoresMatch(model, scaled(data(2)));
+        try (OrtSession session = session(OnnxExport.toBytes(model, "s"))) {
+            assertEquals("signed-log1p", session.getMetadata().getCustomMetadata().get("rankgrad.transform"));
+        }
+    }
+
+    /**
+     * An ensemble is one graph whose Mean node averages the members in float32; rankgrad averages
+     * in float64. Each member may be off by its own rounding bound, and the float32 mean of K
+     * values adds about log2(K) + 1 roundings of the result (Higham Sec. 4.2): the bound is the
+     * mean of the members' bounds plus 4 ulps of the score.
+     */
+    @Test
+    void anEnsembleIsTheMeanOfItsMembersGraphs() throws OrtException {
+        Dataset train = data(1);
+        Normalization z = Normalization.Standardization.fit(train);
+        List<RankingModel> members = List.of(perturbed(RankingModel.create("R4.L", D, z, 5), 9),
+                perturbed(RankingModel.create("B64", D, z, 6), 10), perturbed(RankingModel.create("linear", D, z, 7), 11));
+        Ensemble e = Ensemble.of(members);
+        try (OrtSession session = session(OnnxExport.toBytes(e, "e"))) {
+            assertEquals("3", session.getMetadata().getCustomMetadata().get("rankgrad.ensemble"));
+            for (Query q : data(2).queries()) {
+                float[] expected = e.scorer().score(q);
+                float[] actual = run(session, q);
+                double[] bound = new double[q.docs()];
+                for (RankingModel m : members) {
+                    double[] b = roundingBounds(m, m.normalization().apply(q));
+                    for (int i = 0; i < bound.length; i++) {
+                        bound[i] += b[i] / members.size();
+                    }
+                }
+                for (int i = 0; i < expected.length; i++) {
+                    assertEquals(expected[i], actual[i], bound[i] + 4 * Math.ulp(expected[i]), "query " + q.qid() + ", doc " + i);
+                }
+            }
+        }
+        assertArrayEquals(OnnxExport.toBytes(members.get(0), "s"), OnnxExport.toBytes(Ensemble.of(members.subList(0, 1)), "s"),
+                "an ensemble of one is its member's graph");
+    }
+
+    /** Features times 100, every other column negated. */
+    private static Dataset scaled(Dataset d) {
+        List<Query> out = new ArrayList<>();
+        for (Query q : d.queries()) {
+            float[] x = q.x().clone();
+            for (int i = 0; i < x.length; i++) {
+                x[i] *= (i % 2 == 0 ? 100f : -100f);
+            }
+            out.add(q.withX(x));
+        }
+        return new Dataset(d.name(), d.features(), out);
+    }
+
     static Stream<String> subsetNormalizations() {
         return Stream.of("none", "standardize", "query-zscore");
     }
@@ -180,7 +246,8 @@ class OnnxExportTest {
                 float[] expected = model.scorer().score(q);
                 float[] actual = run(session, q);
                 assertEquals(expected.length, actual.length);
-                double[] tolerance = roundingBounds(model, model.normalization().apply(model.inputs().apply(q)));
+                double[] tolerance = roundingBounds(model, model.normalization().apply(model.transform().apply(
+                        model.inputs().apply(q))));
                 for (int i = 0; i < expected.length; i++) {
                     assertEquals(expected[i], actual[i], tolerance[i],
                             model.architecture() + " " + model.normalization().kind() + ": query " + q.qid() + ", document " + i);

@@ -17,7 +17,7 @@ import rankgrad.autodiff.Var;
  *
  * <pre>
  *   [BatchNorm(w_0)]                                    if inputBatchNorm (Bruch et al. Sec. 3.1)
- *   Linear(w_{l-1}, w_l), [BatchNorm(w_l)], f           for each hidden layer l = 1..k
+ *   Linear(w_{l-1}, w_l), [BatchNorm(w_l)], f, [Dropout] for each hidden layer l = 1..k
  *   Linear(w_k, w_{k+1}), [[BatchNorm(w_{k+1})], f]     f (and its batch norm) if lastActivated
  * </pre>
  *
@@ -26,6 +26,13 @@ import rankgrad.autodiff.Var;
  * 100 x 4, ReLU, batch norm, last layer linear, output 1 (R5: last layer activated; CE: CELU);
  * Bruch et al. Sec. 3.4 B128 is hidden 128, 64, 32, 16 with ReLU and batch norm, input batch norm
  * on; no hidden layer gives a linear model.
+ *
+ * <p>Dropout (rate p &gt; 0, training mode only) sits after each hidden activation, as in DASALC
+ * (Qin et al. 2021) and PyTorch's usual Linear, BatchNorm, ReLU, Dropout blocks; never after the
+ * output layer. The dropout modules are not children of {@code layers}: they have no state, so
+ * parameter names and the layer list (what exports fold) are those of the same network without
+ * dropout. Masks come from (seed, step) ({@link Dropout}); set the step with
+ * {@link #setDropoutStep} before each training forward pass.
  *
  * <p>Modules are children of a {@link Sequential} named {@code layers}, so parameter names are
  * {@code layers.<index>.weight} etc. Weights are drawn layer by layer from one
@@ -52,12 +59,16 @@ public final class Mlp implements Layer {
      * @param outputWidth outputs per row (1 for a scoring function)
      * @param init weight initialization of the linear layers (biases start at 0)
      * @param dtype parameter dtype
-     * @param seed seed of the weight initialization
+     * @param seed seed of the weight initialization (and of the dropout masks)
+     * @param dropout dropout rate after each hidden activation in training mode, in [0, 1); 0 = none
      */
     public record Spec(int inputWidth, List<Integer> hiddenWidths, Activation activation, boolean batchNorm,
             boolean inputBatchNorm, double batchNormMomentum, boolean lastActivated, int outputWidth, Init init,
-            DType dtype, long seed) {
+            DType dtype, long seed, double dropout) {
         public Spec {
+            if (!(dropout >= 0 && dropout < 1)) {
+                throw new IllegalArgumentException("the dropout rate must be in [0, 1), got " + dropout);
+            }
             hiddenWidths = List.copyOf(hiddenWidths);
             Objects.requireNonNull(activation, "activation");
             Objects.requireNonNull(init, "init");
@@ -67,17 +78,34 @@ public final class Mlp implements Layer {
                         + hiddenWidths + ", output " + outputWidth);
             }
         }
+
+        /** A spec without dropout. */
+        public Spec(int inputWidth, List<Integer> hiddenWidths, Activation activation, boolean batchNorm,
+                boolean inputBatchNorm, double batchNormMomentum, boolean lastActivated, int outputWidth, Init init,
+                DType dtype, long seed) {
+            this(inputWidth, hiddenWidths, activation, batchNorm, inputBatchNorm, batchNormMomentum, lastActivated,
+                    outputWidth, init, dtype, seed, 0.0);
+        }
+
+        /** This spec with another dropout rate (the same weights: the rate draws no random numbers at init). */
+        public Spec withDropout(double rate) {
+            return new Spec(inputWidth, hiddenWidths, activation, batchNorm, inputBatchNorm, batchNormMomentum,
+                    lastActivated, outputWidth, init, dtype, seed, rate);
+        }
     }
 
     private final Spec spec;
     private final Sequential layers;
     private final Map<String, Var> parameters;
     private final Map<String, Tensor> buffers;
+    /** For each module of {@code layers}, the dropout applied after it (null for none). */
+    private final Dropout[] dropoutAfter;
 
     private Mlp(Spec spec) {
         this.spec = spec;
         SplittableRandom rng = new SplittableRandom(spec.seed());
         List<Layer> modules = new ArrayList<>();
+        List<Integer> hiddenActivations = new ArrayList<>();
         if (spec.inputBatchNorm()) {
             modules.add(batchNorm(spec, spec.inputWidth()));
         }
@@ -88,6 +116,7 @@ public final class Mlp implements Layer {
                 modules.add(batchNorm(spec, h));
             }
             modules.add(spec.activation());
+            hiddenActivations.add(modules.size() - 1);
             width = h;
         }
         modules.add(Linear.create(width, spec.outputWidth(), spec.init(), rng, spec.dtype()));
@@ -98,6 +127,12 @@ public final class Mlp implements Layer {
             modules.add(spec.activation());
         }
         this.layers = Sequential.of(modules);
+        this.dropoutAfter = new Dropout[modules.size()];
+        if (spec.dropout() > 0) {
+            for (int l = 0; l < hiddenActivations.size(); l++) {
+                dropoutAfter[hiddenActivations.get(l)] = Dropout.create(spec.dropout(), spec.seed() + 0x5DEECE66DL * (l + 1));
+            }
+        }
         Map<String, Var> p = new LinkedHashMap<>();
         layers.namedParameters().forEach((name, v) -> p.put("layers." + name, v));
         Map<String, Tensor> b = new LinkedHashMap<>();
@@ -131,7 +166,30 @@ public final class Mlp implements Layer {
 
     @Override
     public Var forward(Var x) {
-        return layers.forward(x);
+        if (spec.dropout() == 0) {
+            return layers.forward(x);
+        }
+        Var h = x;
+        List<Layer> modules = layers.modules();
+        for (int i = 0; i < modules.size(); i++) {
+            h = modules.get(i).forward(h);
+            if (dropoutAfter[i] != null) {
+                h = dropoutAfter[i].forward(h);
+            }
+        }
+        return h;
+    }
+
+    /**
+     * Selects the dropout masks of the following training forward passes: those of optimizer step
+     * {@code step} (no effect without dropout).
+     */
+    public void setDropoutStep(long step) {
+        for (Dropout d : dropoutAfter) {
+            if (d != null) {
+                d.setStep(step);
+            }
+        }
     }
 
     @Override
@@ -147,6 +205,11 @@ public final class Mlp implements Layer {
     @Override
     public void setTraining(boolean training) {
         layers.setTraining(training);
+        for (Dropout d : dropoutAfter) {
+            if (d != null) {
+                d.setTraining(training);
+            }
+        }
     }
 
     @Override
@@ -156,7 +219,7 @@ public final class Mlp implements Layer {
 
     /**
      * Collects a {@link Spec}. Defaults: no hidden layer, ReLU, no batch norm (momentum 0.1 when
-     * on), last layer linear, output width 1, Kaiming uniform init, float32, seed 0.
+     * on), last layer linear, output width 1, Kaiming uniform init, float32, seed 0, no dropout.
      */
     public static final class Builder {
         private final int inputWidth;
@@ -170,6 +233,7 @@ public final class Mlp implements Layer {
         private Init init = Init.KAIMING_UNIFORM;
         private DType dtype = DType.F32;
         private long seed;
+        private double dropout;
 
         private Builder(int inputWidth) {
             this.inputWidth = inputWidth;
@@ -229,9 +293,15 @@ public final class Mlp implements Layer {
             return this;
         }
 
+        /** Dropout of {@code rate} after each hidden activation in training mode (0 = none). */
+        public Builder dropout(double rate) {
+            this.dropout = rate;
+            return this;
+        }
+
         public Spec spec() {
             return new Spec(inputWidth, hidden, activation, batchNorm, inputBatchNorm, batchNormMomentum, lastActivated,
-                    outputWidth, init, dtype, seed);
+                    outputWidth, init, dtype, seed, dropout);
         }
 
         public Mlp build() {

@@ -19,6 +19,7 @@ import rankgrad.autodiff.nn.Init;
 import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.LibraryVersion;
 import rankgrad.ltr.data.FeatureSubset;
+import rankgrad.ltr.data.FeatureTransform;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.io.Json;
@@ -33,7 +34,9 @@ import rankgrad.ltr.io.Json;
  *                     "activation": {"kind": "relu"}, "batchNorm": true, "inputBatchNorm": false,
  *                     "batchNormMomentum": 0.1, "lastActivated": false, "outputWidth": 1,
  *                     "init": "KAIMING_UNIFORM", "seed": 42,
- *                     "inputFeatures": [1, 2, 3, 7] },             (only for a feature subset)
+ *                     "inputFeatures": [1, 2, 3, 7],               (only for a feature subset)
+ *                     "inputTransform": "signed-log1p",            (only with a feature transform)
+ *                     "dropout": 0.1 },                            (only when trained with dropout)
  *   "normalization": { "kind": "query-zscore" }          (or "none", or "standardize" + mean, std)
  *   "parameters": { "layers.0.weight": {"shape": [136, 100], "values": [...]}, ... },
  *   "buffers":    { "layers.1.running_mean": {...}, ... },
@@ -52,19 +55,28 @@ import rankgrad.ltr.io.Json;
  * {@code "custom": true} and rebuilt from its settings. A model trained on a feature subset lists
  * its LETOR feature ids (1-based, ascending, one per network input) in {@code "inputFeatures"};
  * files without it read every column, as before. It sits in "architecture" so that a version that
- * cannot select columns refuses the file rather than scoring the wrong ones. Any other name, or a field this version
+ * cannot select columns refuses the file rather than scoring the wrong ones. A
+ * {@link FeatureTransform} other than none is stored there as {@code "inputTransform"} for the same
+ * reason (it is applied before the normalization); a training dropout rate as {@code "dropout"}
+ * (scoring ignores it; it lets the network be rebuilt as trained). Any other name, or a field this version
  * does not know (a newer file), is refused: the model would not score as it was trained to.
  */
 public final class ModelFile {
     /** The format name in every model file. */
     public static final String FORMAT = "rankgrad-model";
-    /** The current format version. */
+    /** The current format version of a single model. */
     public static final int VERSION = 1;
+    /**
+     * The format version of an ensemble file: {@code {"format", "version": 2, "library",
+     * "ensemble": {"combine": "mean", "members": [model, ...]}, "info"}}, each member a whole
+     * version-1 model object. A reader that knows only version 1 refuses it by its version.
+     */
+    public static final int ENSEMBLE_VERSION = 2;
 
     /** The fields of "architecture" this version reads; any other is from a newer file. */
     private static final Set<String> ARCHITECTURE_FIELDS = Set.of("name", "custom", "inputWidth", "hiddenWidths",
             "activation", "batchNorm", "inputBatchNorm", "batchNormMomentum", "lastActivated", "outputWidth", "init", "seed",
-            "inputFeatures");
+            "inputFeatures", "inputTransform", "dropout");
 
     private ModelFile() {
     }
@@ -93,6 +105,9 @@ public final class ModelFile {
             }
             architecture.put("inputFeatures", ids);
         }
+        if (model.transform() != FeatureTransform.NONE) {
+            architecture.put("inputTransform", model.transform().kind());
+        }
         root.put("architecture", architecture);
         root.put("normalization", normalization(model.normalization()));
         root.put("parameters", tensors(model.network().namedParameters().entrySet().stream()
@@ -102,8 +117,90 @@ public final class ModelFile {
         return root;
     }
 
+    /** Writes {@code ensemble} to {@code file} atomically, as one model file. */
+    public static void write(Ensemble ensemble, Path file) throws IOException {
+        AtomicWrite.writeString(file, Json.write(toMap(ensemble)));
+    }
+
+    /** The ensemble file's content as JSON values. */
+    public static Map<String, Object> toMap(Ensemble ensemble) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("format", FORMAT);
+        root.put("version", ENSEMBLE_VERSION);
+        root.put("library", LibraryVersion.get());
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("combine", "mean");
+        List<Object> members = new ArrayList<>();
+        for (RankingModel m : ensemble.members()) {
+            members.add(toMap(m));
+        }
+        e.put("members", members);
+        root.put("ensemble", e);
+        root.put("info", ensemble.info());
+        return root;
+    }
+
     /** Reads and validates a model file; errors name the file and the problem. */
     public static RankingModel read(Path file) throws IOException {
+        try {
+            return fromMap(readRoot(file));
+        } catch (IllegalArgumentException | ClassCastException | NullPointerException e) {
+            throw new IOException(file + ": not a valid rankgrad model file: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads a model file of either form as an ensemble: a single model is an ensemble of one.
+     * Errors name the file and the problem.
+     */
+    public static Ensemble readEnsemble(Path file) throws IOException {
+        try {
+            return ensembleFromMap(readRoot(file));
+        } catch (IllegalArgumentException | ClassCastException | NullPointerException e) {
+            throw new IOException(file + ": not a valid rankgrad model file: " + e.getMessage(), e);
+        }
+    }
+
+    /** A scorer for a model file of either form (a single model or an ensemble). */
+    public static Scorer readScorer(Path file) throws IOException {
+        return readEnsemble(file).scorer();
+    }
+
+    /** Rebuilds an ensemble (or a single model, as an ensemble of one) from its JSON values. */
+    @SuppressWarnings("unchecked")
+    public static Ensemble ensembleFromMap(Map<String, Object> root) {
+        if (!Double.valueOf(ENSEMBLE_VERSION).equals(root.get("version"))) {
+            return Ensemble.of(List.of(fromMap(root)));
+        }
+        if (!FORMAT.equals(root.get("format"))) {
+            throw new IllegalArgumentException("\"format\" is " + root.get("format") + ", expected \"" + FORMAT + "\"");
+        }
+        Map<String, Object> e = map(root, "ensemble");
+        if (!"mean".equals(e.get("combine"))) {
+            throw new IllegalArgumentException("ensemble \"combine\" is " + e.get("combine") + "; this rankgrad averages"
+                    + " (\"mean\")");
+        }
+        List<Object> list = list(e, "members");
+        List<RankingModel> members = new ArrayList<>();
+        for (int k = 0; k < list.size(); k++) {
+            if (!(list.get(k) instanceof Map<?, ?> m)) {
+                throw new IllegalArgumentException("ensemble member " + (k + 1) + " is not an object");
+            }
+            try {
+                members.add(fromMap((Map<String, Object>) m));
+            } catch (IllegalArgumentException x) {
+                throw new IllegalArgumentException("ensemble member " + (k + 1) + ": " + x.getMessage(), x);
+            }
+        }
+        Ensemble out = Ensemble.of(members);
+        if (root.get("info") instanceof Map<?, ?> info) {
+            out.info().putAll((Map<String, Object>) info);
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> readRoot(Path file) throws IOException {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
@@ -115,11 +212,16 @@ public final class ModelFile {
             throw new IOException(file + ": cannot be read" + (Files.isDirectory(file) ? ": a directory, not a file"
                     : ": " + e.getMessage()), e);
         }
+        Object parsed;
         try {
-            return fromJson(text);
-        } catch (IllegalArgumentException | ClassCastException | NullPointerException e) {
+            parsed = Json.parse(text);
+        } catch (IllegalArgumentException e) {
             throw new IOException(file + ": not a valid rankgrad model file: " + e.getMessage(), e);
         }
+        if (!(parsed instanceof Map<?, ?> root)) {
+            throw new IOException(file + ": not a valid rankgrad model file: the top level is not a JSON object");
+        }
+        return (Map<String, Object>) root;
     }
 
     /** Parses a model file's text. */
@@ -139,6 +241,11 @@ public final class ModelFile {
             throw new IllegalArgumentException("\"format\" is " + root.get("format") + ", expected \"" + FORMAT + "\"");
         }
         int version = integer(root, "version");
+        if (version == ENSEMBLE_VERSION && root.get("ensemble") instanceof Map<?, ?> e
+                && e.get("members") instanceof List<?> members) {
+            throw new IllegalArgumentException("an ensemble of " + members.size() + " models, not a single network: score"
+                    + " it with ModelFile.readScorer or readEnsemble (exports take one network: export a member)");
+        }
         if (version != VERSION) {
             throw new IllegalArgumentException("format version " + version + " is not supported (this library reads "
                     + VERSION + ")");
@@ -169,7 +276,8 @@ public final class ModelFile {
             }
         }
         network.loadState(state);
-        RankingModel model = RankingModel.of(string(arch, "name"), network, norm, inputs(arch, spec.inputWidth()));
+        RankingModel model = RankingModel.of(string(arch, "name"), network, norm, inputs(arch, spec.inputWidth()))
+                .withTransform(transform(arch));
         Object info = root.get("info");
         if (info instanceof Map<?, ?> m) {
             model.info().putAll((Map<String, Object>) m);
@@ -267,7 +375,22 @@ public final class ModelFile {
         a.put("outputWidth", s.outputWidth());
         a.put("init", s.init().name());
         a.put("seed", s.seed());
+        if (s.dropout() > 0) {
+            a.put("dropout", s.dropout());
+        }
         return a;
+    }
+
+    /** The "inputTransform", or none when absent (files before transforms). */
+    private static FeatureTransform transform(Map<String, Object> arch) {
+        if (!arch.containsKey("inputTransform")) {
+            return FeatureTransform.NONE;
+        }
+        try {
+            return FeatureTransform.byName(string(arch, "inputTransform"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("\"inputTransform\": " + e.getMessage(), e);
+        }
     }
 
     /** The "inputFeatures" of a subset model, or every column when absent (files before subsets). */
@@ -347,7 +470,19 @@ public final class ModelFile {
         }
         return new Mlp.Spec(integer(a, "inputWidth"), hidden, act, bool(a, "batchNorm"), bool(a, "inputBatchNorm"),
                 number(a, "batchNormMomentum"), bool(a, "lastActivated"), integer(a, "outputWidth"), init, DType.F32,
-                (long) number(a, "seed"));
+                (long) number(a, "seed"), dropout(a));
+    }
+
+    /** The "dropout" rate, 0 when absent. */
+    private static double dropout(Map<String, Object> a) {
+        if (!a.containsKey("dropout")) {
+            return 0;
+        }
+        double rate = number(a, "dropout");
+        if (!(rate > 0 && rate < 1)) {
+            throw new IllegalArgumentException("\"dropout\" is " + rate + ", not in (0, 1)");
+        }
+        return rate;
     }
 
     private static Map<String, Object> normalization(Normalization n) {

@@ -9,13 +9,15 @@ import rankgrad.autodiff.Var;
 import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.FeatureSubset;
+import rankgrad.ltr.data.FeatureTransform;
 import rankgrad.ltr.data.Normalization;
 
 /**
- * A scoring function s = f(normalize(select(x))) for the documents of a query: a network
- * ({@link Mlp}, described by its {@link Mlp.Spec}), the feature normalization it was trained
- * with, and the raw feature columns it reads ({@link FeatureSubset}; every column unless trained
- * on a subset). Training code uses {@link #forward} on features that are already normalized
+ * A scoring function s = f(normalize(transform(select(x)))) for the documents of a query: a
+ * network ({@link Mlp}, described by its {@link Mlp.Spec}), the feature normalization it was
+ * trained with, the elementwise {@link FeatureTransform} applied before that normalization
+ * ({@link FeatureTransform#NONE} unless set with {@link #withTransform}), and the raw feature
+ * columns it reads ({@link FeatureSubset}; every column unless trained on a subset). Training code uses {@link #forward} on features that are already normalized
  * ({@link #normalize}); scoring goes through {@link #scorer()}, which applies the normalization
  * itself.
  *
@@ -26,13 +28,16 @@ import rankgrad.ltr.data.Normalization;
 public final class RankingModel {
     private final String architecture;
     private final Mlp network;
+    private final FeatureTransform transform;
     private final Normalization normalization;
     private final FeatureSubset inputs;
     private final Map<String, Object> info = new LinkedHashMap<>();
 
-    private RankingModel(String architecture, Mlp network, Normalization normalization, FeatureSubset inputs) {
+    private RankingModel(String architecture, Mlp network, FeatureTransform transform, Normalization normalization,
+            FeatureSubset inputs) {
         this.architecture = Objects.requireNonNull(architecture);
         this.network = network;
+        this.transform = Objects.requireNonNull(transform);
         this.normalization = Objects.requireNonNull(normalization);
         this.inputs = Objects.requireNonNull(inputs);
         if (inputs.size() != network.spec().inputWidth()) {
@@ -52,7 +57,7 @@ public final class RankingModel {
      */
     public static RankingModel create(String architecture, FeatureSubset inputs, Normalization normalization, long seed) {
         return new RankingModel(Architectures.canonical(architecture), Mlp.create(Architectures.spec(architecture,
-                inputs.size(), seed)), normalization, inputs);
+                inputs.size(), seed)), FeatureTransform.NONE, normalization, inputs);
     }
 
     /** A model around an existing network (for model files and custom networks), reading every column. */
@@ -62,7 +67,33 @@ public final class RankingModel {
 
     /** A model around an existing network that reads the columns of {@code inputs} (one per network input). */
     public static RankingModel of(String architecture, Mlp network, Normalization normalization, FeatureSubset inputs) {
-        return new RankingModel(architecture, network, normalization, inputs);
+        return new RankingModel(architecture, network, FeatureTransform.NONE, normalization, inputs);
+    }
+
+    /**
+     * This model with {@code t} applied to the selected raw features before the normalization (the
+     * same network object, a copy of the info); fit a {@link Normalization.Standardization} on
+     * transformed data ({@code t.apply(data)}).
+     */
+    public RankingModel withTransform(FeatureTransform t) {
+        RankingModel m = new RankingModel(architecture, network, t, normalization, inputs);
+        m.info.putAll(info);
+        return m;
+    }
+
+    /**
+     * This model with dropout of {@code rate} after every hidden activation during training
+     * ({@link Mlp.Spec#dropout()}): a new network with this one's weights and statistics (the
+     * weights a seed draws do not depend on the rate), a copy of the info.
+     *
+     * @throws IllegalArgumentException for a rate outside [0, 1)
+     */
+    public RankingModel withDropout(double rate) {
+        Mlp rebuilt = Mlp.create(network.spec().withDropout(rate));
+        rebuilt.loadState(network.state());
+        RankingModel m = new RankingModel(architecture, rebuilt, transform, normalization, inputs);
+        m.info.putAll(info);
+        return m;
     }
 
     /** The architecture's name, e.g. "R4.L". */
@@ -76,6 +107,11 @@ public final class RankingModel {
 
     public Normalization normalization() {
         return normalization;
+    }
+
+    /** The transform applied to the selected raw features before {@link #normalization()}. */
+    public FeatureTransform transform() {
+        return transform;
     }
 
     /**
@@ -99,10 +135,13 @@ public final class RankingModel {
         return info;
     }
 
-    /** Selects the model's feature columns of raw {@code data} and applies its normalization to every query. */
+    /**
+     * Selects the model's feature columns of raw {@code data}, transforms them and applies the
+     * normalization to every query.
+     */
     public Dataset normalize(Dataset data) {
         checkFeatures(inputs, data.features(), data.name());
-        return normalization.apply(inputs.apply(data));
+        return normalization.apply(transform.apply(inputs.apply(data)));
     }
 
     /** Scores for an N x features matrix of normalized features, as a length-N vector. */
@@ -116,7 +155,7 @@ public final class RankingModel {
      * and normalization: it scores raw feature rows in evaluation mode without touching this model.
      */
     public Scorer scorer() {
-        return new Scorer(network, normalization, inputs);
+        return new Scorer(network, transform, normalization, inputs);
     }
 
     /** Training mode: batch normalization uses and updates batch statistics. */

@@ -1,5 +1,7 @@
 package rankgrad.ltr.model;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import rankgrad.autodiff.NoGrad;
@@ -8,12 +10,14 @@ import rankgrad.autodiff.Var;
 import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.FeatureSubset;
+import rankgrad.ltr.data.FeatureTransform;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.data.Query;
 
 /**
- * Scores documents with a snapshot of a trained {@link RankingModel}: s = f(normalize(select(x))),
- * the model's feature columns selected from raw rows ({@link FeatureSubset}), the network in
+ * Scores documents with a snapshot of a trained {@link RankingModel}: s =
+ * f(normalize(transform(select(x)))), the model's feature columns selected from raw rows
+ * ({@link FeatureSubset}) and transformed ({@link FeatureTransform}), the network in
  * evaluation mode (batch normalization uses its running statistics), no graph recorded. Made by
  * {@link RankingModel#scorer()}. A model trained on a subset scores full-width rows: the scorer
  * picks its columns.
@@ -22,6 +26,10 @@ import rankgrad.ltr.data.Query;
  * evaluation mode once when it is made and never written afterwards (an evaluation-mode forward
  * pass only reads weights and statistics), so any number of threads may score at once and get the
  * same bits as one thread. Training the model further does not change a scorer made before.
+ *
+ * <p>An {@link Ensemble}'s scorer holds every member's network and scores with their mean,
+ * s = (float) ((s_1 + ... + s_K) / K) summed in float64 in member order from each member's float32
+ * score (so the same members give the same bits as averaging their own scorers' outputs that way).
  *
  * <p>Every score is checked: a NaN or infinite score raises {@link NonFiniteScoreException} naming
  * the query and document, instead of ranking by garbage.
@@ -35,15 +43,30 @@ public final class Scorer {
     /** Queries scored per forward pass when scoring a dataset (bounds memory, not results). */
     private static final int CHUNK_QUERIES = 512;
 
-    private final Mlp network;
+    private final List<Mlp> networks;
+    private final FeatureTransform transform;
     private final Normalization normalization;
     private final FeatureSubset inputs;
 
-    Scorer(Mlp source, Normalization normalization, FeatureSubset inputs) {
-        this.network = Mlp.create(source.spec());
-        Map<String, Tensor> state = source.state();
-        network.loadState(state);
-        network.setTraining(false);
+    Scorer(Mlp source, FeatureTransform transform, Normalization normalization, FeatureSubset inputs) {
+        this(List.of(source), transform, normalization, inputs);
+    }
+
+    /** An ensemble's scorer: the members' networks share the inputs, transform and normalization. */
+    Scorer(List<Mlp> sources, FeatureTransform transform, Normalization normalization, FeatureSubset inputs) {
+        List<Mlp> copies = new ArrayList<>();
+        for (Mlp source : sources) {
+            Mlp network = Mlp.create(source.spec());
+            Map<String, Tensor> state = source.state();
+            network.loadState(state);
+            network.setTraining(false);
+            copies.add(network);
+        }
+        if (copies.isEmpty()) {
+            throw new IllegalArgumentException("a scorer needs at least one network");
+        }
+        this.networks = List.copyOf(copies);
+        this.transform = Objects.requireNonNull(transform);
         this.normalization = Objects.requireNonNull(normalization);
         this.inputs = Objects.requireNonNull(inputs);
     }
@@ -59,6 +82,11 @@ public final class Scorer {
     /** The raw feature columns the network reads. */
     public FeatureSubset inputs() {
         return inputs;
+    }
+
+    /** The transform applied to the selected raw features before the normalization. */
+    public FeatureTransform transform() {
+        return transform;
     }
 
     /** The normalization applied to raw features before the network. */
@@ -81,7 +109,7 @@ public final class Scorer {
     /** The scores of one query's documents (raw features; its labels are not used). */
     public float[] score(Query query) {
         RankingModel.checkFeatures(inputs, query.features(), "query " + query.qid());
-        Query q = normalization.apply(inputs.apply(query));
+        Query q = normalization.apply(transform.apply(inputs.apply(query)));
         float[] out = forward(Tensor.of(q.x(), q.docs(), q.features()));
         requireFinite(out, 0, out.length, query);
         return out;
@@ -90,17 +118,18 @@ public final class Scorer {
     /** The scores of every document of raw data, queries in order. */
     public float[] score(Dataset raw) {
         RankingModel.checkFeatures(inputs, raw.features(), raw.name());
-        return scoreNormalized(normalization.apply(inputs.apply(raw)));
+        return scoreNormalized(normalization.apply(transform.apply(inputs.apply(raw))));
     }
 
     /**
-     * The scores of every document of data already selected and normalized as this scorer does
+     * The scores of every document of data already selected, transformed and normalized as this scorer does
      * ({@link RankingModel#normalize}), queries in order: for loops that score the same data often.
      */
     public float[] scoreNormalized(Dataset normalized) {
-        if (normalized.features() != network.spec().inputWidth()) {
+        int width = networks.get(0).spec().inputWidth();
+        if (normalized.features() != width) {
             throw new IllegalArgumentException(normalized.name() + " has " + normalized.features() + " normalized features"
-                    + " but the network takes " + network.spec().inputWidth());
+                    + " but the network takes " + width);
         }
         float[] out = new float[Math.toIntExact(normalized.documents())];
         int at = 0;
@@ -120,7 +149,26 @@ public final class Scorer {
         return out;
     }
 
+    /** The networks' scores; with several (an ensemble), (float) (sum_k (double) s_k / K), members in order. */
     private float[] forward(Tensor normalizedFeatures) {
+        if (networks.size() == 1) {
+            return forward(networks.get(0), normalizedFeatures);
+        }
+        double[] sum = new double[normalizedFeatures.rows()];
+        for (Mlp network : networks) {
+            float[] s = forward(network, normalizedFeatures);
+            for (int i = 0; i < sum.length; i++) {
+                sum[i] += s[i];
+            }
+        }
+        float[] out = new float[sum.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (float) (sum[i] / networks.size());
+        }
+        return out;
+    }
+
+    private static float[] forward(Mlp network, Tensor normalizedFeatures) {
         try (NoGrad ignored = NoGrad.enter()) {
             Tensor s = network.forward(Var.constant(normalizedFeatures)).value();
             float[] out = new float[s.rows()];

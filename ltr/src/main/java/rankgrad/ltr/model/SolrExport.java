@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import rankgrad.autodiff.nn.Activation;
 import rankgrad.autodiff.nn.Layer;
+import rankgrad.ltr.data.FeatureTransform;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.io.Json;
@@ -24,7 +25,8 @@ import rankgrad.ltr.io.Json;
  * Solr needs std > 0.
  *
  * <p>What is refused, with the reason: query-level z-score normalization (Solr normalizes each
- * document's features alone and never sees the rest of the query), and activations Solr lacks
+ * document's features alone and never sees the rest of the query), a feature transform such as
+ * signed log1p (Solr's normalizers are affine: standard and min-max), and activations Solr lacks
  * (CELU; leaky ReLU with a slope other than 0.01).
  */
 public final class SolrExport {
@@ -57,6 +59,11 @@ public final class SolrExport {
             throw new IllegalArgumentException("cannot export to Solr: the model uses query-level z-score normalization, which"
                     + " Solr cannot serve (it normalizes each document's features alone, never seeing the rest of the query);"
                     + " train with global standardization or no normalization to export");
+        }
+        if (model.transform() != FeatureTransform.NONE) {
+            throw new IllegalArgumentException("cannot export to Solr: the model applies the " + model.transform().kind()
+                    + " feature transform, which Solr's normalizers (standard, min-max: affine maps) cannot express;"
+                    + " train without --transform to export, or compute the transformed values as Solr features");
         }
         List<Map<String, Object>> layers = layers(model.network().layers().modules());
         List<Object> features = new ArrayList<>();

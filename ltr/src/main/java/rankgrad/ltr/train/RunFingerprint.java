@@ -15,6 +15,7 @@ import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.LibraryVersion;
 import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.data.Dataset;
+import rankgrad.ltr.data.FeatureTransform;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.data.Query;
 import rankgrad.ltr.model.RankingModel;
@@ -23,9 +24,9 @@ import rankgrad.ltr.model.RankingModel;
  * The identity of a training run: everything that changes its result, each as a readable line.
  * The data sets are identified by their content (a SHA-256 over query ids, labels and feature
  * values, with their sizes), never by file names or sizes alone; the settings by their values
- * (library version, network and initial-weight seed, normalization with its fitted statistics,
- * loss, optimizer, epochs, learning rate, L2, batch size, seed, patience, selection metric and its
- * conventions); a feature subset ({@link RankingModel#inputs()}) and how the data were split
+ * (library version, network and initial-weight seed, dropout, feature transform, normalization
+ * with its fitted statistics, loss, optimizer, epochs, learning rate and its schedule, L2, batch
+ * size, seed, patience, selection metric and its conventions, input noise); a feature subset ({@link RankingModel#inputs()}) and how the data were split
  * (the model's {@code info().get("data")}, set by whoever split them) where there are any. The
  * worker thread count is not part of it: results do not depend on it.
  *
@@ -59,6 +60,9 @@ public record RunFingerprint(Map<String, String> entries) {
         if (!model.inputs().isAll()) {
             e.put("feature subset", model.inputs().toString());
         }
+        if (model.transform() != FeatureTransform.NONE) {
+            e.put("feature transform", model.transform().kind());
+        }
         e.put("normalization", describe(model.normalization()));
         e.put("loss", loss.name());
         e.put("optimizer", config.optimizer().label());
@@ -70,6 +74,12 @@ public record RunFingerprint(Map<String, String> entries) {
         e.put("patience", Integer.toString(config.patience()));
         e.put("selection", config.selection().toString());
         e.put("metric conventions", config.conventions().describe());
+        if (!config.schedule().isConstant()) {
+            e.put("learning-rate schedule", config.schedule().toString());
+        }
+        if (config.inputNoise() > 0) {
+            e.put("input noise", Double.toString(config.inputNoise()));
+        }
         return new RunFingerprint(e);
     }
 
@@ -132,7 +142,8 @@ public record RunFingerprint(Map<String, String> entries) {
                 + (s.batchNorm() ? ", batch norm " + s.batchNormMomentum() : "")
                 + (s.inputBatchNorm() ? ", input batch norm" : "")
                 + (s.lastActivated() ? ", last layer activated" : "") + ", " + s.outputWidth() + " output, "
-                + s.init().name().toLowerCase(Locale.ROOT) + " init, " + s.dtype() + ", weight seed " + s.seed() + ")";
+                + s.init().name().toLowerCase(Locale.ROOT) + " init, " + s.dtype() + ", weight seed " + s.seed()
+                + (s.dropout() > 0 ? ", dropout " + s.dropout() : "") + ")";
     }
 
     private static String describe(Normalization n) {

@@ -27,8 +27,10 @@ import rankgrad.ltr.model.Scorer;
  * selection on a validation metric after every epoch, early stopping with patience, checkpoints
  * and resume.
  *
- * <p>Determinism: each epoch's query order is drawn from (seed, epoch), the losses' tie-breaks are
- * keyed by the global step ({@link RankingLoss#atStep}), and every kernel splits work by problem
+ * <p>Determinism: each epoch's query order is drawn from (seed, epoch), the losses' tie-breaks,
+ * the dropout masks ({@link rankgrad.autodiff.nn.Mlp#setDropoutStep}) and the learning-rate
+ * schedule ({@link LearningRateSchedule}) are keyed by the global step ({@link RankingLoss#atStep}),
+ * the input noise by (seed, epoch, query) ({@link InputNoise}), and every kernel splits work by problem
  * size: the same data, settings and seed give a bit-identical model for any thread count, and a
  * run resumed from a checkpoint ends with the same model as the uninterrupted run.
  *
@@ -91,7 +93,8 @@ public final class Trainer {
             listener.resumed(file, s.history, c.finished() || c.epochsDone() >= config.epochs());
         }
         int batches = (tr.size() + config.batchQueries() - 1) / config.batchQueries();
-        RankingLoss scheduled = loss.forRun((long) config.epochs() * batches);
+        long totalSteps = (long) config.epochs() * batches;
+        RankingLoss scheduled = loss.forRun(totalSteps);
         while (s.stop == null && s.epochsDone < config.epochs()) {
             int epoch = s.epochsDone + 1;
             long started = System.nanoTime();
@@ -101,7 +104,7 @@ public final class Trainer {
             for (int b = 0; b < batches && s.stop == null; b++) {
                 int from = b * config.batchQueries();
                 int[] idx = Arrays.copyOfRange(order, from, Math.min(order.length, from + config.batchQueries()));
-                double l = step(model, scheduled, optimizer, tr, idx, s);
+                double l = step(model, scheduled, optimizer, tr, idx, s, epoch, totalSteps);
                 if (s.stop == null) {
                     lossSum += l;
                     listener.batchDone(epoch, b + 1, batches, l);
@@ -153,9 +156,13 @@ public final class Trainer {
      * One optimizer step on the queries {@code idx}; returns the batch's loss. On a NaN or infinity
      * it sets {@code s.stop} to DIVERGED and {@code s.message} to what went non-finite.
      */
-    private double step(RankingModel model, RankingLoss loss, Optimizer optimizer, Dataset tr, int[] idx, State s) {
+    private double step(RankingModel model, RankingLoss loss, Optimizer optimizer, Dataset tr, int[] idx, State s, int epoch,
+            long totalSteps) {
         optimizer.zeroGrad();
-        Var scores = model.forward(tr.featureMatrix(idx));
+        Tensor features = tr.featureMatrix(idx);
+        InputNoise.add(features, tr, idx, config.seed(), epoch, config.inputNoise());
+        model.network().setDropoutStep(s.step + 1);
+        Var scores = model.forward(features);
         String bad = nonFiniteScore(scores.value(), tr, idx);
         double l = Double.NaN;
         if (bad == null) {
@@ -175,6 +182,9 @@ public final class Trainer {
             bad = NonFinite.find("the gradient of", grads);
         }
         if (bad == null) {
+            if (!config.schedule().isConstant()) {
+                optimizer.setLearningRate(config.learningRate() * config.schedule().factor(s.step + 1, totalSteps));
+            }
             optimizer.step();
             s.step++;
             bad = NonFinite.find("after the step, the weight", state(model.network().namedParameters()));

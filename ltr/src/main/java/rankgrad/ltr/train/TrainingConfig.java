@@ -24,12 +24,20 @@ import rankgrad.ltr.metric.MetricConventions;
  *     without relevant documents, ERR's grade maximum
  * @param checkpoint where to write a checkpoint after every epoch (null = none); an existing
  *     checkpoint of the same run there is resumed (see {@link Trainer})
+ * @param schedule the learning rate of each step as a factor of {@code learningRate}
+ * @param inputNoise sigma &gt;= 0 of the Gaussian noise added to the normalized training features
+ *     (Qin et al. 2021, DASALC Sec. 3.2 data augmentation; 0 = none; see {@link InputNoise})
  */
 public record TrainingConfig(int epochs, double learningRate, double l2, int batchQueries, long seed, int patience,
-        Metric selection, OptimizerKind optimizer, MetricConventions conventions, Path checkpoint) {
+        Metric selection, OptimizerKind optimizer, MetricConventions conventions, Path checkpoint,
+        LearningRateSchedule schedule, double inputNoise) {
 
     public TrainingConfig {
         Objects.requireNonNull(selection, "selection");
+        Objects.requireNonNull(schedule, "schedule");
+        if (!(inputNoise >= 0) || !Double.isFinite(inputNoise)) {
+            throw new IllegalArgumentException("the input noise sigma must be finite and >= 0, got " + inputNoise);
+        }
         Objects.requireNonNull(optimizer, "optimizer");
         Objects.requireNonNull(conventions, "conventions");
         if (epochs < 1) {
@@ -49,9 +57,16 @@ public record TrainingConfig(int epochs, double learningRate, double l2, int bat
         }
     }
 
+    /** Settings with a constant learning rate and no input noise. */
+    public TrainingConfig(int epochs, double learningRate, double l2, int batchQueries, long seed, int patience,
+            Metric selection, OptimizerKind optimizer, MetricConventions conventions, Path checkpoint) {
+        this(epochs, learningRate, l2, batchQueries, seed, patience, selection, optimizer, conventions, checkpoint,
+                LearningRateSchedule.constant(), 0.0);
+    }
+
     /**
      * 100 epochs, Adam, lr 1e-3, L2 1e-3, 64 queries per batch, seed 1, patience 20, NDCG@5 with the
-     * default metric conventions, no checkpoint.
+     * default metric conventions, no checkpoint, a constant learning rate, no input noise.
      */
     public static TrainingConfig defaults() {
         return new TrainingConfig(100, 1e-3, 1e-3, 64, 1L, 20, Metric.parse("ndcg@5"), OptimizerKind.ADAM,
@@ -60,57 +75,67 @@ public record TrainingConfig(int epochs, double learningRate, double l2, int bat
 
     public TrainingConfig withEpochs(int n) {
         return new TrainingConfig(n, learningRate, l2, batchQueries, seed, patience, selection, optimizer, conventions,
-                checkpoint);
+                checkpoint, schedule, inputNoise);
     }
 
     public TrainingConfig withLearningRate(double lr) {
         return new TrainingConfig(epochs, lr, l2, batchQueries, seed, patience, selection, optimizer, conventions,
-                checkpoint);
+                checkpoint, schedule, inputNoise);
     }
 
     public TrainingConfig withL2(double weightDecay) {
         return new TrainingConfig(epochs, learningRate, weightDecay, batchQueries, seed, patience, selection, optimizer,
-                conventions, checkpoint);
+                conventions, checkpoint, schedule, inputNoise);
     }
 
     public TrainingConfig withBatchQueries(int n) {
         return new TrainingConfig(epochs, learningRate, l2, n, seed, patience, selection, optimizer, conventions,
-                checkpoint);
+                checkpoint, schedule, inputNoise);
     }
 
     public TrainingConfig withSeed(long s) {
         return new TrainingConfig(epochs, learningRate, l2, batchQueries, s, patience, selection, optimizer, conventions,
-                checkpoint);
+                checkpoint, schedule, inputNoise);
     }
 
     public TrainingConfig withPatience(int p) {
         return new TrainingConfig(epochs, learningRate, l2, batchQueries, seed, p, selection, optimizer, conventions,
-                checkpoint);
+                checkpoint, schedule, inputNoise);
     }
 
     public TrainingConfig withSelection(Metric m) {
         return new TrainingConfig(epochs, learningRate, l2, batchQueries, seed, patience, m, optimizer, conventions,
-                checkpoint);
+                checkpoint, schedule, inputNoise);
     }
 
     public TrainingConfig withOptimizer(OptimizerKind kind) {
         return new TrainingConfig(epochs, learningRate, l2, batchQueries, seed, patience, selection, kind, conventions,
-                checkpoint);
+                checkpoint, schedule, inputNoise);
     }
 
     public TrainingConfig withConventions(MetricConventions c) {
         return new TrainingConfig(epochs, learningRate, l2, batchQueries, seed, patience, selection, optimizer, c,
-                checkpoint);
+                checkpoint, schedule, inputNoise);
     }
 
     public TrainingConfig withCheckpoint(Path file) {
         return new TrainingConfig(epochs, learningRate, l2, batchQueries, seed, patience, selection, optimizer,
-                conventions, file);
+                conventions, file, schedule, inputNoise);
+    }
+
+    public TrainingConfig withSchedule(LearningRateSchedule s) {
+        return new TrainingConfig(epochs, learningRate, l2, batchQueries, seed, patience, selection, optimizer,
+                conventions, checkpoint, s, inputNoise);
+    }
+
+    public TrainingConfig withInputNoise(double sigma) {
+        return new TrainingConfig(epochs, learningRate, l2, batchQueries, seed, patience, selection, optimizer,
+                conventions, checkpoint, schedule, sigma);
     }
 
     /**
      * The settings as JSON values, for model files and checkpoints (the checkpoint path left out;
-     * the metric conventions only where they differ from the defaults).
+     * the metric conventions, schedule and input noise only where they differ from the defaults).
      */
     public Map<String, Object> describe() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -124,6 +149,12 @@ public record TrainingConfig(int epochs, double learningRate, double l2, int bat
         m.put("selection", selection.toString());
         if (!conventions.equals(MetricConventions.defaults())) {
             m.put("conventions", conventions.describe());
+        }
+        if (!schedule.isConstant()) {
+            m.put("schedule", schedule.describe());
+        }
+        if (inputNoise > 0) {
+            m.put("inputNoise", inputNoise);
         }
         return m;
     }

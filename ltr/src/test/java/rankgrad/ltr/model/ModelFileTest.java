@@ -62,8 +62,8 @@ class ModelFileTest {
         assertProblem(good.replace("\"name\": \"R4.L\"", "\"name\": \"R9\""), "unknown architecture \"R9\"; this rankgrad"
                 + " knows linear, R5, CE5, R4.L, CE4.L, B64, B128, B256, B512, B1024 (a network built in code is stored with"
                 + " \"custom\": true)");
-        assertProblem(good.replace("\"batchNorm\": true", "\"dropout\": 0.5,\n    \"batchNorm\": true"),
-                "architecture field \"dropout\" is unknown to this rankgrad");
+        assertProblem(good.replace("\"batchNorm\": true", "\"weightNoise\": 0.5,\n    \"batchNorm\": true"),
+                "architecture field \"weightNoise\" is unknown to this rankgrad");
         assertProblem(good.replace("\"kind\": \"relu\"", "\"kind\": \"relu\", \"slope\": 0.1"),
                 "activation field \"slope\" is unknown for \"relu\"");
         assertProblem(good.replace("\"lastActivated\": false", "\"lastActivated\": true"),
