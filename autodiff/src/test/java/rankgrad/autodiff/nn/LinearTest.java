@@ -37,13 +37,16 @@ class LinearTest {
         // Sample of 131072 weights. Standard error of the variance: sqrt((mu4/sigma^4 - 1) / N)
         // relative, 0.25% for a uniform (kurtosis 1.8) and 0.4% for a normal (kurtosis 3); of the
         // mean: sigma / sqrt(N). Tolerances are ~8 standard errors (seeded, so never flaky anyway).
-        double kaiming = 2.0 / IN;
-        double xavier = 2.0 / (IN + OUT);
         for (Init init : Init.values()) {
-            double expected = init.name().startsWith("KAIMING") ? kaiming : xavier;
+            double expected = switch (init) {
+                case KAIMING_UNIFORM, KAIMING_NORMAL -> 2.0 / IN;
+                case XAVIER_UNIFORM, XAVIER_NORMAL -> 2.0 / (IN + OUT);
+                // PyTorch's nn.Linear: uniform on +-1/sqrt(in), variance (1/sqrt(in))^2 / 3.
+                case UNIFORM_FAN_IN -> 1.0 / (3.0 * IN);
+            };
             double[] w = weights(init, 1);
             assertEquals(expected, init.variance(IN, OUT), 0.0);
-            double tol = init.name().endsWith("UNIFORM") ? 0.02 : 0.035;
+            double tol = init.name().contains("NORMAL") ? 0.035 : 0.02;
             assertEquals(expected, variance(w), tol * expected, init + " variance");
             assertEquals(0.0, mean(w), 8 * Math.sqrt(expected / N), init + " mean");
         }
@@ -56,6 +59,16 @@ class LinearTest {
         double max = Arrays.stream(w).map(Math::abs).max().orElseThrow();
         assertTrue(max <= bound, "beyond the Kaiming bound: " + max);
         // With 131072 draws the largest |w| is within ~1e-5 relative of the bound.
+        assertTrue(max > 0.999 * bound, "largest |w| " + max + " far below the bound " + bound);
+    }
+
+    @Test
+    void uniformFanInFillsPyTorchsLinearInterval() {
+        double bound = 1 / Math.sqrt(IN);
+        double[] w = weights(Init.UNIFORM_FAN_IN, 3);
+        double max = Arrays.stream(w).map(Math::abs).max().orElseThrow();
+        assertTrue(max <= bound, "beyond PyTorch's nn.Linear bound 1/sqrt(in): " + max);
+        // As above: 131072 draws come within ~1e-5 relative of the bound.
         assertTrue(max > 0.999 * bound, "largest |w| " + max + " far below the bound " + bound);
     }
 

@@ -30,6 +30,9 @@ import rankgrad.autodiff.nn.Mlp;
  *       ({@link ListwiseContext}). A document's score depends on the other documents of its
  *       query, so scoring needs whole queries (as {@link Scorer} and training provide them).
  * </ul>
+ * The networks with batch normalization draw their weights with {@link Init#UNIFORM_FAN_IN}
+ * (PyTorch's {@code nn.Linear} default); the linear model with
+ * {@link Init#XAVIER_UNIFORM}. Biases start at 0.
  */
 public final class Architectures {
     /** The listwise-context family: attn[.h<heads>][.w<width>][.res], any capitalization. */
@@ -116,7 +119,7 @@ public final class Architectures {
         }
         switch (n) {
             case "LINEAR" -> b.hidden().batchNorm(false).activation(Activation.identity()).init(Init.XAVIER_UNIFORM);
-            case "R5", "CE5", "R4.L", "CE4.L" -> b.hidden(100, 100, 100, 100).batchNorm(true)
+            case "R5", "CE5", "R4.L", "CE4.L" -> b.hidden(100, 100, 100, 100).batchNorm(true).init(Init.UNIFORM_FAN_IN)
                     .activation(n.startsWith("CE") ? Activation.celu(1.0) : Activation.relu())
                     .lastActivated(!n.endsWith(".L"));
             default -> {
@@ -125,7 +128,7 @@ public final class Architectures {
                     widths.add(w);
                 }
                 b.hidden(widths.stream().mapToInt(Integer::intValue).toArray()).batchNorm(true).inputBatchNorm(true)
-                        .activation(Activation.relu()).lastActivated(false);
+                        .activation(Activation.relu()).lastActivated(false).init(Init.UNIFORM_FAN_IN);
             }
         }
         return b.spec();

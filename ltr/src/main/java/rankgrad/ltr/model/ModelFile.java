@@ -34,7 +34,7 @@ import rankgrad.ltr.io.Json;
  *   "architecture": { "name": "R4.L", "inputWidth": 136, "hiddenWidths": [100, ...],
  *                     "activation": {"kind": "relu"}, "batchNorm": true, "inputBatchNorm": false,
  *                     "batchNormMomentum": 0.1, "lastActivated": false, "outputWidth": 1,
- *                     "init": "KAIMING_UNIFORM", "seed": 42,
+ *                     "init": "UNIFORM_FAN_IN", "seed": 42,
  *                     "inputFeatures": [1, 2, 3, 7],               (only for a feature subset)
  *                     "inputTransform": "signed-log1p",            (only with a feature transform)
  *                     "dropout": 0.1,                              (only when trained with dropout)

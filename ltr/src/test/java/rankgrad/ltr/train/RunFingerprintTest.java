@@ -47,8 +47,8 @@ class RunFingerprintTest {
                 + " [0-9a-f]{16}; this run: 12 queries, 96 documents, 5 features, content sha256 [0-9a-f]{16}\\)"), data.get(0));
 
         assertEquals(List.of("model (checkpoint: R4.L " + "(5 inputs, hidden [100, 100, 100, 100], Relu[], batch norm 0.1, 1"
-                + " output, kaiming_uniform init, F32, weight seed 2); this run: R4.L (5 inputs, hidden [100, 100, 100, 100],"
-                + " Relu[], batch norm 0.1, 1 output, kaiming_uniform init, F32, weight seed 1))"),
+                + " output, uniform_fan_in init, F32, weight seed 2); this run: R4.L (5 inputs, hidden [100, 100, 100, 100],"
+                + " Relu[], batch norm 0.1, 1 output, uniform_fan_in init, F32, weight seed 1))"),
                 base.differences(of(TRAIN, model("R4.L", 2), TrainingConfig.defaults())));
         assertEquals(List.of("optimizer (checkpoint: sgd; this run: adam)"), base.differences(of(TRAIN, model("R4.L", 1),
                 TrainingConfig.defaults().withOptimizer(OptimizerKind.SGD))));
