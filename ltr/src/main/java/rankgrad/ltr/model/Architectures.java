@@ -115,7 +115,9 @@ public final class Architectures {
         Optional<ListwiseContext.Spec> context = context(name, seed);
         if (context.isPresent()) {
             int w = context.get().width();
-            return b.hidden(w, w).output(w).batchNorm(true).activation(Activation.relu()).lastActivated(true).spec();
+            // Every layer feeds a batch norm, as in R4.L: the fan-in bound (Init.UNIFORM_FAN_IN says why).
+            return b.hidden(w, w).output(w).batchNorm(true).activation(Activation.relu()).lastActivated(true)
+                    .init(Init.UNIFORM_FAN_IN).spec();
         }
         switch (n) {
             case "LINEAR" -> b.hidden().batchNorm(false).activation(Activation.identity()).init(Init.XAVIER_UNIFORM);
