@@ -76,32 +76,43 @@ public final class Trainer {
      */
     public TrainingResult fit(RankingModel model, RankingLoss loss, Dataset train, Dataset valid, Dataset test,
             TrainingListener listener) throws IOException {
+        return fit(model, loss, LocalShards.of(model, train, VirtualShards.one()), valid, test, listener);
+    }
+
+    /**
+     * {@link #fit(RankingModel, RankingLoss, Dataset, Dataset, Dataset, TrainingListener)} with the
+     * step gradients of {@code train}: the training queries held and the gradients formed there
+     * (in this JVM over virtual shards, {@link LocalShards}, or on a cluster), everything else
+     * (optimizer, selection on {@code valid}, early stopping, checkpoints) here.
+     */
+    public TrainingResult fit(RankingModel model, RankingLoss loss, StepGradient train, Dataset valid, Dataset test,
+            TrainingListener listener) throws IOException {
         requireRelevant(valid);
-        Dataset tr = model.normalize(train);
         Dataset va = model.normalize(valid);
         Dataset te = test == null ? null : model.normalize(test);
         Optimizer optimizer = config.optimizer().create(model.network().namedParameters(), config.learningRate(),
                 config.l2());
         State s = new State(copy(model.network().state()));
         Path file = config.checkpoint();
-        RunFingerprint run = file == null ? null : RunFingerprint.of(model, loss, config, train, valid, test);
+        RunFingerprint run = file == null ? null : RunFingerprint.of(model, loss, config, train.identity(), valid, test);
         if (file != null && Files.exists(file)) {
             Checkpoint c = Checkpoint.read(file, run);
             s.restore(c, model, optimizer, file);
             listener.resumed(file, s.history, c.finished() || c.epochsDone() >= config.epochs());
         }
-        int batches = (tr.size() + config.batchQueries() - 1) / config.batchQueries();
+        int batches = (train.queries() + config.batchQueries() - 1) / config.batchQueries();
         RankingLoss scheduled = loss.forRun((long) config.epochs() * batches);
         while (s.stop == null && s.epochsDone < config.epochs()) {
             int epoch = s.epochsDone + 1;
             long started = System.nanoTime();
-            int[] order = shuffled(tr.size(), epoch);
+            int[] order = shuffled(train.queries(), epoch);
+            train.startEpoch(epoch, order, config.batchQueries());
             model.train();
             double lossSum = 0;
             for (int b = 0; b < batches && s.stop == null; b++) {
                 int from = b * config.batchQueries();
                 int[] idx = Arrays.copyOfRange(order, from, Math.min(order.length, from + config.batchQueries()));
-                double l = step(model, scheduled, optimizer, tr, idx, s);
+                double l = step(model, scheduled, optimizer, train, idx, s);
                 if (s.stop == null) {
                     lossSum += l;
                     listener.batchDone(epoch, b + 1, batches, l);
@@ -137,7 +148,13 @@ public final class Trainer {
         model.network().loadState(s.best);
         model.eval();
         model.info().put("loss", loss.name());
-        model.info().put("training", config.describe());
+        Map<String, Object> training = config.describe();
+        train.identity().forEach((k, v) -> {
+            if (!k.equals("training data")) {
+                training.put(k, v);
+            }
+        });
+        model.info().put("training", training);
         if (s.bestEpoch > 0) {
             Map<String, Object> validation = new LinkedHashMap<>();
             validation.put(config.selection().toString(), s.bestValidation);
@@ -153,26 +170,14 @@ public final class Trainer {
      * One optimizer step on the queries {@code idx}; returns the batch's loss. On a NaN or infinity
      * it sets {@code s.stop} to DIVERGED and {@code s.message} to what went non-finite.
      */
-    private double step(RankingModel model, RankingLoss loss, Optimizer optimizer, Dataset tr, int[] idx, State s) {
+    private double step(RankingModel model, RankingLoss loss, Optimizer optimizer, StepGradient train, int[] idx,
+            State s) {
         optimizer.zeroGrad();
-        Var scores = model.forward(tr.featureMatrix(idx));
-        String bad = nonFiniteScore(scores.value(), tr, idx);
-        double l = Double.NaN;
+        ShardGradient g = train.compute(model, loss, idx, s.step + 1);
+        String bad = g.nonFinite();
+        double l = g.loss();
         if (bad == null) {
-            // The batch-norm statistics moved in this forward pass.
-            bad = NonFinite.find("the batch-norm statistic", model.network().namedBuffers());
-        }
-        Var value = null;
-        if (bad == null) {
-            value = loss.atStep(s.step + 1).loss(scores, tr.labelBatch(idx));
-            l = value.value().item();
-            bad = Double.isFinite(l) ? null : "the loss is " + l;
-        }
-        if (bad == null) {
-            value.backward();
-            Map<String, Tensor> grads = new LinkedHashMap<>();
-            model.network().namedParameters().forEach((name, p) -> grads.put(name, p.grad()));
-            bad = NonFinite.find("the gradient of", grads);
+            bad = NonFinite.find("the gradient of", g.gradients());
         }
         if (bad == null) {
             optimizer.step();
@@ -238,21 +243,6 @@ public final class Trainer {
     private static String keeping(State s) {
         return (s.bestEpoch == 0 ? "keeping the initial weights (no epoch finished)"
                 : "keeping the best model so far (epoch " + s.bestEpoch + ")") + "; try a smaller learning rate";
-    }
-
-    /** "the score of document i of query q is x" for the batch's first non-finite score, or null. */
-    private static String nonFiniteScore(Tensor scores, Dataset tr, int[] idx) {
-        int at = 0;
-        for (int q : idx) {
-            Query query = tr.queries().get(q);
-            for (int d = 0; d < query.docs(); d++, at++) {
-                double v = scores.get(at);
-                if (!Double.isFinite(v)) {
-                    return "the score of document " + d + " of query " + query.qid() + " is " + v;
-                }
-            }
-        }
-        return null;
     }
 
     private void requireRelevant(Dataset valid) {
