@@ -31,4 +31,13 @@ public record VirtualShards(int count) {
         }
         return (int) ((long) shard * batchQueries / count);
     }
+
+    /** The shard that holds batch position {@code position} of a batch of {@code batchQueries} queries. */
+    public int shardOf(int batchQueries, int position) {
+        if (position < 0 || position >= batchQueries) {
+            throw new IllegalArgumentException("position " + position + " is not in a batch of " + batchQueries);
+        }
+        // The largest k with start(n, k) <= position: k n / S < position + 1.
+        return (int) (((long) (position + 1) * count - 1) / batchQueries);
+    }
 }

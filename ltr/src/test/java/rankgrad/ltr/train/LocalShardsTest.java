@@ -84,6 +84,21 @@ class LocalShardsTest {
     }
 
     @Test
+    void everyBatchPositionIsInTheShardWhoseRangeHoldsIt() {
+        for (int shards = 1; shards <= 7; shards++) {
+            VirtualShards v = new VirtualShards(shards);
+            for (int n = 1; n <= 20; n++) {
+                assertEquals(0, v.start(n, 0));
+                assertEquals(n, v.start(n, shards));
+                for (int p = 0; p < n; p++) {
+                    int k = v.shardOf(n, p);
+                    assertTrue(v.start(n, k) <= p && p < v.start(n, k + 1), "S " + shards + ", n " + n + ", p " + p);
+                }
+            }
+        }
+    }
+
+    @Test
     void oneShardIsTheWholeBatchsForwardAndBackward() {
         RankingLoss loss = Losses.parse("ndcg-type3", 5);
         RankingModel direct = mlp(true, new Normalization.QueryZScore());
