@@ -19,10 +19,14 @@ import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.nn.Activation;
 import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.data.CubicData;
+import picocli.CommandLine;
 import rankgrad.ltr.data.Dataset;
+import rankgrad.ltr.data.LetorReader;
+import rankgrad.ltr.data.LetorWriter;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.data.Query;
 import rankgrad.ltr.loss.Losses;
+import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
 import rankgrad.ltr.train.LocalShards;
 import rankgrad.ltr.train.Trainer;
@@ -142,5 +146,33 @@ class SparkTrainerTest {
         SparkTrainer.of(config(), 2, 1).fit(spark, straight, "ranknet", frame(TRAIN, 1), VALID, null,
                 TrainingListener.none());
         assertSameState(straight, resumed);
+    }
+
+    @Test
+    void theTrainCommandWithOneShardTrainsWhatTrainerFitTrains() throws IOException {
+        Path tr = dir.resolve("train.txt");
+        Path va = dir.resolve("vali.txt");
+        LetorWriter.write(TRAIN, tr);
+        LetorWriter.write(VALID, va);
+        int status = new CommandLine(new TrainCommand()).execute("--train", tr.toString(), "--valid", va.toString(),
+                "--model", "linear", "--loss", "lambdarank", "--epochs", "2", "--batch-queries", "12", "--lr", "0.005",
+                "--seed", "3", "--partitions", "2", "--out", dir.resolve("out").toString());
+        assertEquals(0, status);
+        RankingModel local = RankingModel.create("linear", 10, new Normalization.QueryZScore(), 3);
+        TrainingConfig c = TrainingConfig.defaults().withEpochs(2).withBatchQueries(12).withLearningRate(0.005).withSeed(3);
+        Trainer.of(c).fit(local, Losses.parse("lambdarank", 3), LetorReader.read(tr), LetorReader.read(va),
+                TrainingListener.none());
+        assertSameState(local, ModelFile.read(dir.resolve("out/model.json")));
+    }
+
+    @Test
+    void globalStandardizationOfAFrameIsStandardizationFit() {
+        Normalization.Standardization expected = Normalization.Standardization.fit(TRAIN);
+        for (int partitions : new int[] {1, 3}) {
+            Normalization.Standardization got = GlobalStandardization.fit(frame(TRAIN, partitions), 10);
+            // Same floats: FeatureMoments' float64 rounding stays far below float32's on this data.
+            assertArrayEquals(expected.mean(), got.mean());
+            assertArrayEquals(expected.std(), got.std());
+        }
     }
 }
