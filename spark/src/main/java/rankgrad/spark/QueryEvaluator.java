@@ -11,9 +11,13 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import rankgrad.ltr.metric.Gain;
 import rankgrad.ltr.metric.Metric;
 import rankgrad.ltr.metric.MetricConventions;
+import rankgrad.ltr.metric.MetricKind;
 import rankgrad.ltr.metric.MetricResult;
+import rankgrad.ltr.metric.NoRelevantPolicy;
+import rankgrad.ltr.metric.Ties;
 
 /**
  * The library's exact metrics over a scored query frame, with the library's conventions and
@@ -47,18 +51,30 @@ public final class QueryEvaluator {
             fields.add(DataTypes.createStructField(m.toString(), DataTypes.DoubleType, false));
         }
         StructType schema = DataTypes.createStructType(fields);
+        // Metric and MetricConventions are not Serializable: tasks rebuild them from enums and numbers.
+        MetricKind[] kinds = list.stream().map(Metric::kind).toArray(MetricKind[]::new);
+        int[] cutoffs = list.stream().mapToInt(Metric::cutoff).toArray();
+        Ties ties = conventions.ties();
+        NoRelevantPolicy noRelevant = conventions.noRelevant();
+        double ymax = conventions.ymax();
+        Gain gain = conventions.gain();
         Dataset<Row> perQuery = scored.mapPartitions((MapPartitionsFunction<QueryRow, Row>) rows -> {
+            MetricConventions conv = new MetricConventions(ties, noRelevant, ymax, gain);
+            Metric[] metricsHere = new Metric[kinds.length];
+            for (int c = 0; c < kinds.length; c++) {
+                metricsHere[c] = new Metric(kinds[c], cutoffs[c]);
+            }
             List<Row> out = new ArrayList<>();
             while (rows.hasNext()) {
                 QueryRow q = rows.next();
                 float[] s = QueryScorer.requireScores(q);
-                Object[] v = new Object[3 + list.size()];
+                Object[] v = new Object[3 + metricsHere.length];
                 v[0] = q.getOrder();
                 v[1] = q.getQid();
                 v[2] = hasRelevant(q.getLabels());
-                for (int c = 0; c < list.size(); c++) {
+                for (int c = 0; c < metricsHere.length; c++) {
                     try {
-                        v[3 + c] = list.get(c).value(s, q.getLabels(), conventions);
+                        v[3 + c] = metricsHere[c].value(s, q.getLabels(), conv);
                     } catch (IllegalArgumentException e) {
                         throw new IllegalArgumentException(q.getFile() + ": query " + q.getQid() + ": " + e.getMessage(), e);
                     }
