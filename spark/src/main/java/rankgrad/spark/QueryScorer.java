@@ -3,6 +3,7 @@ package rankgrad.spark;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.broadcast.Broadcast;
@@ -40,11 +41,14 @@ public final class QueryScorer implements Serializable {
     private static final long serialVersionUID = 1L;
 
     private final Broadcast<String> model;
+    /** Names the model in the executors' scorer cache (unique across SparkContexts, unlike broadcast ids). */
+    private final String key;
     private final int features;
     private final boolean dropsWider;
 
     private QueryScorer(Broadcast<String> model, int features, boolean dropsWider) {
         this.model = model;
+        this.key = UUID.randomUUID().toString();
         this.features = features;
         this.dropsWider = dropsWider;
     }
@@ -69,9 +73,10 @@ public final class QueryScorer implements Serializable {
     /** The rows with their scores set, in the same partitions and order. */
     public Dataset<QueryRow> transform(Dataset<QueryRow> queries) {
         Broadcast<String> m = model;
+        String k = key;
         return queries.mapPartitions((MapPartitionsFunction<QueryRow, QueryRow>) rows -> {
             TaskThreads.limit();
-            Scorer scorer = ExecutorScorers.of(m);
+            Scorer scorer = ExecutorScorers.of(k, m);
             List<QueryRow> out = new ArrayList<>();
             while (rows.hasNext()) {
                 QueryRow q = rows.next();

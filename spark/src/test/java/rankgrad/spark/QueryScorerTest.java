@@ -89,6 +89,30 @@ class QueryScorerTest {
         assertEquals(at, got.size());
     }
 
+    /** Regression: broadcast ids restart with each SparkContext; a scorer cache keyed by them served the old model. */
+    @Test
+    void aNewSessionScoresWithItsOwnModel() throws Exception {
+        Path data = LetorFixtures.write(dir, "sessions.txt", LetorFixtures.text(5, 13));
+        Path first = dir.resolve("first.json");
+        Path second = dir.resolve("second.json");
+        ModelFile.write(RankingModel.create("linear", LetorFixtures.FEATURES, new Normalization.None(), 1), first);
+        ModelFile.write(RankingModel.create("linear", LetorFixtures.FEATURES, new Normalization.None(), 2), second);
+        scoresOf(first, data);
+        spark.stop();
+        spark = LocalSpark.start(QueryScorerTest.class);
+        List<QueryRow> got = scoresOf(second, data);
+        List<float[]> expected = predictScores(second, data);
+        for (int q = 0; q < got.size(); q++) {
+            assertArrayEquals(bits(expected.get(q)), bits(got.get(q).getScores()), "query " + got.get(q).getQid());
+        }
+    }
+
+    private static List<QueryRow> scoresOf(Path model, Path data) throws Exception {
+        QueryScorer scorer = QueryScorer.of(spark, ModelFile.read(model));
+        return scorer.transform(QueryFrames.readLetor(spark, LetorInput.of(data.toString()).withWidth(scorer.features())))
+                .collectAsList();
+    }
+
     private static int[] bits(float[] v) {
         int[] b = new int[v.length];
         for (int i = 0; i < v.length; i++) {
