@@ -5,8 +5,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code spark-submit} entry point: {@code score} and {@code eval} over whole-query frames,
- * with the option names of the {@code rankgrad} command ({@code --model}, {@code --data},
+ * The {@code spark-submit} entry point: {@code score}, {@code eval} and {@code train} over
+ * whole-query frames, with the option names of the {@code rankgrad} command ({@code --model}, {@code --data},
  * {@code --out}, {@code --metrics}, ...). The master, executors and memory come from
  * {@code spark-submit}; each command gets its session with {@code SparkSession.builder().getOrCreate()}.
  *
@@ -19,8 +19,8 @@ import picocli.CommandLine.Command;
  * {@code Callable<Integer>} added there.
  */
 @Command(name = "rankgrad-spark", mixinStandardHelpOptions = true, versionProvider = SparkMain.Version.class,
-        description = "rankgrad on Apache Spark: score and evaluate LETOR data of any size, queries kept whole.",
-        subcommands = {ScoreCommand.class, EvalCommand.class})
+        description = "rankgrad on Apache Spark: score, evaluate and train on LETOR data of any size, queries kept whole.",
+        subcommands = {ScoreCommand.class, EvalCommand.class, TrainCommand.class})
 public final class SparkMain implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

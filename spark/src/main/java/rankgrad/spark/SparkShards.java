@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -46,6 +47,7 @@ final class SparkShards implements StepGradient, AutoCloseable {
     private final JavaSparkContext sc;
     private final JavaRDD<TrainQuery> base;
     private final Broadcast<String> modelJson;
+    private final String modelKey;
     private final VirtualShards shards;
     private final int partitions;
     private final String loss;
@@ -58,12 +60,13 @@ final class SparkShards implements StepGradient, AutoCloseable {
     private int batchQueries;
     private int nextBatch;
 
-    private SparkShards(JavaSparkContext sc, JavaRDD<TrainQuery> base, Broadcast<String> modelJson,
+    private SparkShards(JavaSparkContext sc, JavaRDD<TrainQuery> base, Broadcast<String> modelJson, String modelKey,
             VirtualShards shards, int partitions, String loss, long lossSeed, long runSteps, int queries,
             String description) {
         this.sc = sc;
         this.base = base;
         this.modelJson = modelJson;
+        this.modelKey = modelKey;
         this.shards = shards;
         this.partitions = partitions;
         this.loss = loss;
@@ -86,8 +89,9 @@ final class SparkShards implements StepGradient, AutoCloseable {
             throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
         }
         Broadcast<String> json = sc.broadcast(ModelFile.toJson(model));
+        String key = UUID.randomUUID().toString();
         JavaRDD<TrainQuery> base = train.orderBy("order").toJavaRDD().zipWithIndex().mapPartitions(rows -> {
-            RankingModel m = ExecutorModels.of(json);
+            RankingModel m = ExecutorModels.of(key, json);
             List<TrainQuery> out = new ArrayList<>();
             while (rows.hasNext()) {
                 Tuple2<QueryRow, Long> t = rows.next();
@@ -107,7 +111,7 @@ final class SparkShards implements StepGradient, AutoCloseable {
         }
         String description = String.format(Locale.ROOT, "%d queries, %d documents, %d features, content digest %016x",
                 sums[0], sums[1], sums[3], sums[2]);
-        return new SparkShards(sc, base, json, shards, partitions, loss, lossSeed, runSteps,
+        return new SparkShards(sc, base, json, key, shards, partitions, loss, lossSeed, runSteps,
                 Math.toIntExact(sums[0]), description);
     }
 
@@ -174,13 +178,14 @@ final class SparkShards implements StepGradient, AutoCloseable {
         }
         Broadcast<NamedTensors> state = sc.broadcast(NamedTensors.of(model.network().state()));
         Broadcast<String> json = modelJson;
+        String key = modelKey;
         int s = shards.count();
         String lossName = loss;
         long seed = lossSeed;
         long steps = runSteps;
         List<ShardResult> results = layout.filter(t -> t._1() / s == b).map(t -> {
             TaskThreads.limit();
-            RankingModel m = ExecutorModels.of(json);
+            RankingModel m = ExecutorModels.of(key, json);
             m.network().loadState(state.value().toMap());
             m.train();
             RankingLoss l = Losses.parse(lossName, seed).forRun(steps);

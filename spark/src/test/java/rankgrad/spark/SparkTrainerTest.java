@@ -19,7 +19,6 @@ import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.nn.Activation;
 import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.data.CubicData;
-import picocli.CommandLine;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.LetorReader;
 import rankgrad.ltr.data.LetorWriter;
@@ -154,7 +153,7 @@ class SparkTrainerTest {
         Path va = dir.resolve("vali.txt");
         LetorWriter.write(TRAIN, tr);
         LetorWriter.write(VALID, va);
-        int status = new CommandLine(new TrainCommand()).execute("--train", tr.toString(), "--valid", va.toString(),
+        int status = SparkMain.run("train", "--train", tr.toString(), "--valid", va.toString(),
                 "--model", "linear", "--loss", "lambdarank", "--epochs", "2", "--batch-queries", "12", "--lr", "0.005",
                 "--seed", "3", "--partitions", "2", "--out", dir.resolve("out").toString());
         assertEquals(0, status);
