@@ -34,6 +34,18 @@ public interface RankingLoss {
     }
 
     /**
+     * The loss as used at training step {@code step} on a shard of that step's batch whose query 0
+     * is query {@code firstQuery} of the whole batch: the draws for its query q are those of query
+     * {@code firstQuery + q} of the batch ({@link rankgrad.ltr.rank.TieBreak}), so the shards of a
+     * batch together draw exactly what the whole batch draws, however it is split. {@code
+     * atStep(step, 0)} is {@code atStep(step)}. Losses that draw random numbers override it; the
+     * default, for losses that draw none, is {@link #atStep(long)}.
+     */
+    default RankingLoss atStep(long step, int firstQuery) {
+        return atStep(step);
+    }
+
+    /**
      * The loss as used by a training run of {@code totalSteps} steps; {@link
      * rankgrad.ltr.train.Trainer#fit} calls it with the run's epochs times its batches per epoch.
      * A loss whose schedule spans the run (REG-SHF-SDCG made by {@code Losses.parse}) returns a copy

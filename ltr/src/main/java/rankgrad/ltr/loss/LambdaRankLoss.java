@@ -92,12 +92,18 @@ public final class LambdaRankLoss implements RankingLoss {
     /** The same loss drawing its tie-breaks for training step {@code step} (see {@link RankingLoss#atStep}). */
     @Override
     public LambdaRankLoss atStep(long step) {
-        return new LambdaRankLoss(truncation, sigma, TieBreak.seeded(tieBreak.seed(), step), backend);
+        return atStep(step, 0);
+    }
+
+    /** The same loss for a shard of step {@code step}'s batch (see {@link RankingLoss#atStep(long, int)}). */
+    @Override
+    public LambdaRankLoss atStep(long step, int firstQuery) {
+        return new LambdaRankLoss(truncation, sigma, TieBreak.seeded(tieBreak.seed(), step, firstQuery), backend);
     }
 
     @Override
     public Var loss(Var scores, QueryBatch batch) {
-        int[] keys = TieBreak.batchKeys(tieBreak.seed(), tieBreak.nextCall(), batch.offsets());
+        int[] keys = TieBreak.batchKeys(tieBreak.seed(), tieBreak.nextCall(), tieBreak.firstQuery(), batch.offsets());
         return Var.apply(new LogisticPairsOp(name(), batch, backend, sigma,
                 new LogisticPairsOp.DeltaNdcg(truncation, keys)), scores);
     }

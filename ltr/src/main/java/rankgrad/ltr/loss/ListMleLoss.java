@@ -48,13 +48,19 @@ public final class ListMleLoss implements RankingLoss {
     /** The same loss drawing its tie-breaks for training step {@code step} (see {@link RankingLoss#atStep}). */
     @Override
     public ListMleLoss atStep(long step) {
-        return new ListMleLoss(TieBreak.seeded(tieBreak.seed(), step));
+        return atStep(step, 0);
+    }
+
+    /** The same loss for a shard of step {@code step}'s batch (see {@link RankingLoss#atStep(long, int)}). */
+    @Override
+    public ListMleLoss atStep(long step, int firstQuery) {
+        return new ListMleLoss(TieBreak.seeded(tieBreak.seed(), step, firstQuery));
     }
 
     @Override
     public Var loss(Var scores, QueryBatch batch) {
-        return Var.apply(new QueryLossOp(name(), batch, ListMleLoss::query, tieBreak.seed(), tieBreak.nextCall()),
-                scores);
+        return Var.apply(new QueryLossOp(name(), batch, ListMleLoss::query, tieBreak.seed(), tieBreak.nextCall(),
+                tieBreak.firstQuery()), scores);
     }
 
     @Override

@@ -36,7 +36,7 @@ public final class ListNetLoss implements RankingLoss {
 
     @Override
     public Var loss(Var scores, QueryBatch batch) {
-        return Var.apply(new QueryLossOp(name(), batch, ListNetLoss::query, 0L, 0L), scores);
+        return Var.apply(new QueryLossOp(name(), batch, ListNetLoss::query, 0L, 0L, 0), scores);
     }
 
     @Override

@@ -31,13 +31,20 @@ final class QueryLossOp implements Op<QueryLossOp.Saved> {
     private final QueryKernel kernel;
     private final long seed;
     private final long call;
+    private final int firstQuery;
 
-    QueryLossOp(String name, QueryBatch batch, QueryKernel kernel, long seed, long call) {
+    /**
+     * The node for {@code batch}; query q draws from {@code TieBreak.generator(seed, call, firstQuery
+     * + q)}, {@code firstQuery} being the position of the batch's query 0 in the training step's
+     * whole batch (0 unless the batch is a shard of it).
+     */
+    QueryLossOp(String name, QueryBatch batch, QueryKernel kernel, long seed, long call, int firstQuery) {
         this.name = name;
         this.batch = batch;
         this.kernel = kernel;
         this.seed = seed;
         this.call = call;
+        this.firstQuery = firstQuery;
     }
 
     @Override
@@ -56,7 +63,7 @@ final class QueryLossOp implements Op<QueryLossOp.Saved> {
         Parallel.forEach(queries, q -> {
             if (batch.hasRelevant(q)) {
                 perQuery[q] = kernel.lossAndGradient(s, labels, batch.start(q), batch.size(q),
-                        TieBreak.generator(seed, call, q), weight, grad);
+                        TieBreak.generator(seed, call, firstQuery + q), weight, grad);
             }
         });
         double sum = 0;

@@ -89,6 +89,12 @@ public final class RegShfSdcgLoss implements RankingLoss {
         return new RegShfSdcgLoss(shf.atStep(t), totalSteps, Math.toIntExact(t));
     }
 
+    /** The same blend at step t for a shard of its batch (see {@link RankingLoss#atStep(long, int)}). */
+    @Override
+    public RegShfSdcgLoss atStep(long t, int firstQuery) {
+        return new RegShfSdcgLoss(shf.atStep(t, firstQuery), totalSteps, Math.toIntExact(t));
+    }
+
     /** The same blend with SHF-SDCG on another pairwise backend. */
     @Override
     public RegShfSdcgLoss withBackend(PairwiseBackend backend) {
@@ -114,7 +120,7 @@ public final class RegShfSdcgLoss implements RankingLoss {
     @Override
     public Var loss(Var scores, QueryBatch batch) {
         double tau = tau();
-        Var regression = Var.apply(new QueryLossOp(name(), batch, RegShfSdcgLoss::squaredError, 0L, 0L), scores);
+        Var regression = Var.apply(new QueryLossOp(name(), batch, RegShfSdcgLoss::squaredError, 0L, 0L, 0), scores);
         return Ops.add(Ops.mul(regression, tau), Ops.mul(shf.loss(scores, batch), 1 - tau));
     }
 

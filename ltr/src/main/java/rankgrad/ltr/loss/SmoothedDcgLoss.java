@@ -126,7 +126,14 @@ public final class SmoothedDcgLoss implements RankingLoss {
     /** The same loss drawing its tie-breaks for training step {@code step} (see {@link RankingLoss#atStep}). */
     @Override
     public SmoothedDcgLoss atStep(long step) {
-        return new SmoothedDcgLoss(k, alpha, beta, hinge, annealed, TieBreak.seeded(tieBreak.seed(), step), backend);
+        return atStep(step, 0);
+    }
+
+    /** The same loss for a shard of step {@code step}'s batch (see {@link RankingLoss#atStep(long, int)}). */
+    @Override
+    public SmoothedDcgLoss atStep(long step, int firstQuery) {
+        return new SmoothedDcgLoss(k, alpha, beta, hinge, annealed, TieBreak.seeded(tieBreak.seed(), step, firstQuery),
+                backend);
     }
 
     @Override
@@ -153,7 +160,9 @@ public final class SmoothedDcgLoss implements RankingLoss {
         if (idcg == 0) {
             return 0;
         }
-        double center = annealed ? annealedCenter(rhat, y, from, m, TieBreak.keys(tieBreak.seed(), call, q, m)) : k;
+        double center = annealed
+                ? annealedCenter(rhat, y, from, m, TieBreak.keys(tieBreak.seed(), call, tieBreak.firstQuery() + q, m))
+                : k;
         double sdcg = 0;
         for (int i = 0; i < m; i++) {
             double g = ExactMetrics.gain(y[from + i]);

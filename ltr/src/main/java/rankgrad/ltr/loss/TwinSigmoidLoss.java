@@ -70,7 +70,13 @@ public final class TwinSigmoidLoss implements RankingLoss {
     /** The same loss drawing the tie permutations of call number {@code step} first (exact resume). */
     @Override
     public TwinSigmoidLoss atStep(long step) {
-        return new TwinSigmoidLoss(metric, type, alphaB, TieBreak.seeded(tieBreak.seed(), step), backend);
+        return atStep(step, 0);
+    }
+
+    /** The same loss for a shard of step {@code step}'s batch (see {@link RankingLoss#atStep(long, int)}). */
+    @Override
+    public TwinSigmoidLoss atStep(long step, int firstQuery) {
+        return new TwinSigmoidLoss(metric, type, alphaB, TieBreak.seeded(tieBreak.seed(), step, firstQuery), backend);
     }
 
     public RankMetric metric() {
@@ -88,7 +94,7 @@ public final class TwinSigmoidLoss implements RankingLoss {
     @Override
     public Var loss(Var scores, QueryBatch batch) {
         RankMode mode = new RankMode.TwinSigmoid(type, alphaB,
-                TieBreak.batchKeys(tieBreak.seed(), tieBreak.nextCall(), batch.offsets()));
+                TieBreak.batchKeys(tieBreak.seed(), tieBreak.nextCall(), tieBreak.firstQuery(), batch.offsets()));
         return Var.apply(new MetricLossOp(name(), batch, backend, mode, MetricLossOp.RankFunction.of(metric)), scores);
     }
 

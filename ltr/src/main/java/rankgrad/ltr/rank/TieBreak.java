@@ -14,30 +14,51 @@ import rankgrad.ltr.Ranking;
  * <p>The permutation of query q in call c depends only on (seed, c, q), drawn from its own
  * {@link SplittableRandom}: never on threads or on the other queries of the batch. Each {@link
  * #nextCall()} advances a counter, so successive training steps break ties afresh, reproducibly.
+ * q is the query's position in the whole batch of a training step: a tie-breaker made for a shard
+ * of that batch ({@link #seeded(long, long, int)}) numbers its queries from the shard's first
+ * query, so splitting a batch into shards draws exactly what the whole batch draws.
  *
  * <p>Thread-safety: the counter is atomic; the static functions are pure.
  */
 public final class TieBreak {
     private final long seed;
     private final AtomicLong calls;
+    private final int firstQuery;
 
-    private TieBreak(long seed, long firstCall) {
+    private TieBreak(long seed, long firstCall, int firstQuery) {
+        if (firstQuery < 0) {
+            throw new IllegalArgumentException("the first query of a shard must be >= 0, got " + firstQuery);
+        }
         this.seed = seed;
         this.calls = new AtomicLong(firstCall);
+        this.firstQuery = firstQuery;
     }
 
     /** A tie-breaker whose first call is call 0. */
     public static TieBreak seeded(long seed) {
-        return new TieBreak(seed, 0);
+        return new TieBreak(seed, 0, 0);
     }
 
     /** A tie-breaker whose first call is {@code firstCall} (a training step, for exact resume). */
     public static TieBreak seeded(long seed, long firstCall) {
-        return new TieBreak(seed, firstCall);
+        return new TieBreak(seed, firstCall, 0);
+    }
+
+    /**
+     * A tie-breaker for a shard of a batch: its first call is {@code firstCall}, and its query q is
+     * query {@code firstQuery + q} of the whole batch (see the class comment).
+     */
+    public static TieBreak seeded(long seed, long firstCall, int firstQuery) {
+        return new TieBreak(seed, firstCall, firstQuery);
     }
 
     public long seed() {
         return seed;
+    }
+
+    /** The position in the whole batch of this tie-breaker's query 0 (0 unless made for a shard). */
+    public int firstQuery() {
+        return firstQuery;
     }
 
     /** The number of the next forward call, then advances the counter. */
@@ -77,10 +98,18 @@ public final class TieBreak {
 
     /** The tie keys of every query of a batch, laid out flat like its scores. */
     public static int[] batchKeys(long seed, long call, int[] offsets) {
+        return batchKeys(seed, call, 0, offsets);
+    }
+
+    /**
+     * The tie keys of every query of a shard of a batch whose query 0 is query {@code firstQuery}
+     * of the whole batch, laid out flat like its scores.
+     */
+    public static int[] batchKeys(long seed, long call, int firstQuery, int[] offsets) {
         int[] keys = new int[offsets[offsets.length - 1]];
         for (int q = 0; q + 1 < offsets.length; q++) {
             int m = offsets[q + 1] - offsets[q];
-            System.arraycopy(keys(seed, call, q, m), 0, keys, offsets[q], m);
+            System.arraycopy(keys(seed, call, firstQuery + q, m), 0, keys, offsets[q], m);
         }
         return keys;
     }

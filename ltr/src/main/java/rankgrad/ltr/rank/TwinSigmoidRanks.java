@@ -67,7 +67,7 @@ public final class TwinSigmoidRanks implements Op<TwinSigmoidRanks.Saved> {
         Tensor scores = in[0];
         Inputs.requireScores(name(), scores, batch);
         RankMode mode = new RankMode.TwinSigmoid(type, alphaB,
-                TieBreak.batchKeys(tieBreak.seed(), tieBreak.nextCall(), batch.offsets()));
+                TieBreak.batchKeys(tieBreak.seed(), tieBreak.nextCall(), tieBreak.firstQuery(), batch.offsets()));
         return Op.result(mode.ranks(backend, scores, batch), new Saved(scores, mode));
     }
 

@@ -19,9 +19,28 @@ import rankgrad.ltr.data.Dataset;
  * Tensor x = train.featureMatrix(batch);
  * InputNoise.add(x, train, batch, seed, epoch, 0.1);
  * }</pre>
+ *
+ * @param seed the run's seed
+ * @param sigma the noise's standard deviation, >= 0 (0: none)
  */
-public final class InputNoise {
-    private InputNoise() {
+public record InputNoise(long seed, double sigma) {
+    /** No noise. */
+    public static final InputNoise NONE = new InputNoise(0, 0);
+
+    public InputNoise {
+        if (!(sigma >= 0) || !Double.isFinite(sigma)) {
+            throw new IllegalArgumentException("the input noise must be finite and >= 0, got " + sigma);
+        }
+    }
+
+    /** The noise of a run with this seed and sigma. */
+    public static InputNoise of(long seed, double sigma) {
+        return sigma == 0 ? NONE : new InputNoise(seed, sigma);
+    }
+
+    /** {@link #add(Tensor, Dataset, int[], long, int, double)} with this noise's seed and sigma. */
+    public void addTo(Tensor features, Dataset data, int[] queryIndices, int epoch) {
+        add(features, data, queryIndices, seed, epoch, sigma);
     }
 
     /**

@@ -48,9 +48,18 @@ public record RunFingerprint(Map<String, String> entries) {
      */
     public static RunFingerprint of(RankingModel model, RankingLoss loss, TrainingConfig config, Dataset train,
             Dataset valid, Dataset test) {
+        return of(model, loss, config, Map.of("training data", describe(train)), valid, test);
+    }
+
+    /**
+     * The fingerprint of a run whose training data and gradient split are identified by {@code
+     * training} ({@link StepGradient#identity()}: "training data", and "virtual shards" when not 1).
+     */
+    public static RunFingerprint of(RankingModel model, RankingLoss loss, TrainingConfig config,
+            Map<String, String> training, Dataset valid, Dataset test) {
         Map<String, String> e = new LinkedHashMap<>();
         e.put("library", LibraryVersion.get());
-        e.put("training data", describe(train));
+        e.put("training data", training.get("training data"));
         e.put("validation data", describe(valid));
         e.put("test data", test == null ? "none" : describe(test));
         if (model.info().get("data") != null) {
@@ -81,6 +90,11 @@ public record RunFingerprint(Map<String, String> entries) {
         if (config.inputNoise() > 0) {
             e.put("input noise", Double.toString(config.inputNoise()));
         }
+        training.forEach((k, v) -> {
+            if (!k.equals("training data")) {
+                e.put(k, v);
+            }
+        });
         return new RunFingerprint(e);
     }
 

@@ -78,33 +78,49 @@ public final class Trainer {
      */
     public TrainingResult fit(RankingModel model, RankingLoss loss, Dataset train, Dataset valid, Dataset test,
             TrainingListener listener) throws IOException {
+        return fit(model, loss, LocalShards.of(model, train, VirtualShards.one(), InputNoise.of(config.seed(),
+                config.inputNoise())), valid, test, listener);
+    }
+
+    /**
+     * {@link #fit(RankingModel, RankingLoss, Dataset, Dataset, Dataset, TrainingListener)} with the
+     * step gradients of {@code train}: the training queries held and the gradients formed there
+     * (in this JVM over virtual shards, {@link LocalShards}, or on a cluster), everything else
+     * (optimizer, selection on {@code valid}, early stopping, checkpoints) here.
+     */
+    public TrainingResult fit(RankingModel model, RankingLoss loss, StepGradient train, Dataset valid, Dataset test,
+            TrainingListener listener) throws IOException {
+        if (train.inputNoise() != config.inputNoise()) {
+            throw new IllegalArgumentException("the configuration asks for input noise " + config.inputNoise()
+                    + " but the step gradients add " + train.inputNoise() + " (" + train.getClass().getSimpleName() + ")");
+        }
         requireRelevant(valid);
-        Dataset tr = model.normalize(train);
         Dataset va = model.normalize(valid);
         Dataset te = test == null ? null : model.normalize(test);
         Optimizer optimizer = config.optimizer().create(model.namedParameters(), config.learningRate(),
                 config.l2());
         State s = new State(copy(model.state()));
         Path file = config.checkpoint();
-        RunFingerprint run = file == null ? null : RunFingerprint.of(model, loss, config, train, valid, test);
+        RunFingerprint run = file == null ? null : RunFingerprint.of(model, loss, config, train.identity(), valid, test);
         if (file != null && Files.exists(file)) {
             Checkpoint c = Checkpoint.read(file, run);
             s.restore(c, model, optimizer, file);
             listener.resumed(file, s.history, c.finished() || c.epochsDone() >= config.epochs());
         }
-        int batches = (tr.size() + config.batchQueries() - 1) / config.batchQueries();
+        int batches = (train.queries() + config.batchQueries() - 1) / config.batchQueries();
         long totalSteps = (long) config.epochs() * batches;
         RankingLoss scheduled = loss.forRun(totalSteps);
         while (s.stop == null && s.epochsDone < config.epochs()) {
             int epoch = s.epochsDone + 1;
             long started = System.nanoTime();
-            int[] order = shuffled(tr.size(), epoch);
+            int[] order = shuffled(train.queries(), epoch);
+            train.startEpoch(epoch, order, config.batchQueries());
             model.train();
             double lossSum = 0;
             for (int b = 0; b < batches && s.stop == null; b++) {
                 int from = b * config.batchQueries();
                 int[] idx = Arrays.copyOfRange(order, from, Math.min(order.length, from + config.batchQueries()));
-                double l = step(model, scheduled, optimizer, tr, idx, s, epoch, totalSteps);
+                double l = step(model, scheduled, optimizer, train, idx, s, totalSteps);
                 if (s.stop == null) {
                     lossSum += l;
                     listener.batchDone(epoch, b + 1, batches, l);
@@ -140,7 +156,13 @@ public final class Trainer {
         model.loadState(s.best);
         model.eval();
         model.info().put("loss", loss.name());
-        model.info().put("training", config.describe());
+        Map<String, Object> training = config.describe();
+        train.identity().forEach((k, v) -> {
+            if (!k.equals("training data")) {
+                training.put(k, v);
+            }
+        });
+        model.info().put("training", training);
         if (s.bestEpoch > 0) {
             Map<String, Object> validation = new LinkedHashMap<>();
             validation.put(config.selection().toString(), s.bestValidation);
@@ -156,31 +178,14 @@ public final class Trainer {
      * One optimizer step on the queries {@code idx}; returns the batch's loss. On a NaN or infinity
      * it sets {@code s.stop} to DIVERGED and {@code s.message} to what went non-finite.
      */
-    private double step(RankingModel model, RankingLoss loss, Optimizer optimizer, Dataset tr, int[] idx, State s, int epoch,
-            long totalSteps) {
+    private double step(RankingModel model, RankingLoss loss, Optimizer optimizer, StepGradient train, int[] idx,
+            State s, long totalSteps) {
         optimizer.zeroGrad();
-        Tensor features = tr.featureMatrix(idx);
-        InputNoise.add(features, tr, idx, config.seed(), epoch, config.inputNoise());
-        model.network().setDropoutStep(s.step + 1);
-        QueryBatch batch = tr.labelBatch(idx);
-        Var scores = model.forward(features, batch.offsets());
-        String bad = nonFiniteScore(scores.value(), tr, idx);
-        double l = Double.NaN;
+        ShardGradient g = train.compute(model, loss, idx, s.step + 1);
+        String bad = g.nonFinite();
+        double l = g.loss();
         if (bad == null) {
-            // The batch-norm statistics moved in this forward pass.
-            bad = NonFinite.find("the batch-norm statistic", model.namedBuffers());
-        }
-        Var value = null;
-        if (bad == null) {
-            value = loss.atStep(s.step + 1).loss(scores, batch);
-            l = value.value().item();
-            bad = Double.isFinite(l) ? null : "the loss is " + l;
-        }
-        if (bad == null) {
-            value.backward();
-            Map<String, Tensor> grads = new LinkedHashMap<>();
-            model.namedParameters().forEach((name, p) -> grads.put(name, p.grad()));
-            bad = NonFinite.find("the gradient of", grads);
+            bad = NonFinite.find("the gradient of", g.gradients());
         }
         if (bad == null) {
             if (!config.schedule().isConstant()) {
@@ -249,21 +254,6 @@ public final class Trainer {
     private static String keeping(State s) {
         return (s.bestEpoch == 0 ? "keeping the initial weights (no epoch finished)"
                 : "keeping the best model so far (epoch " + s.bestEpoch + ")") + "; try a smaller learning rate";
-    }
-
-    /** "the score of document i of query q is x" for the batch's first non-finite score, or null. */
-    private static String nonFiniteScore(Tensor scores, Dataset tr, int[] idx) {
-        int at = 0;
-        for (int q : idx) {
-            Query query = tr.queries().get(q);
-            for (int d = 0; d < query.docs(); d++, at++) {
-                double v = scores.get(at);
-                if (!Double.isFinite(v)) {
-                    return "the score of document " + d + " of query " + query.qid() + " is " + v;
-                }
-            }
-        }
-        return null;
     }
 
     private void requireRelevant(Dataset valid) {
