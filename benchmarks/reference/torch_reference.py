@@ -7,8 +7,8 @@ pair tensor per query batch), as a PyTorch user would:
 step: one training step of Yu's R4.L with twin-sigmoid nDCG-type3 on 128 queries x 120 documents
 x 136 features, Adam with L2 1e-3. losses: forward + backward of nDCG-type3 and ApproxNDCG
 (alpha 10) on 128 queries of m documents. Each prints median milliseconds, after a line with
-torch's version and BLAS. NdcgType3 and approx_ndcg are imported by torch_train.py (the epoch
-benchmark's training loop).
+torch's version and BLAS. NdcgType3 is imported by torch_train.py (the PyTorch training loop of
+the epoch benchmark and of the optimization-gap comparison).
 """
 import math
 import re
@@ -48,30 +48,38 @@ def ideal_dcg(gains):
 
 
 class NdcgType3(torch.autograd.Function):
-    """-mean nDCG of exact ranks forward; Yu's type-3 pair derivative backward (alpha_b = 1)."""
+    """-nDCG of exact ranks forward (mean over the batch's queries, or their sum); Yu's type-3 pair
+    derivative backward (alpha_b = 1). NdcgType3.apply(s, y[, ties[, scale]]): ties "random" (default;
+    a tiny noise draws the order of tied scores, as rankgrad draws one per query per step) or "stable"
+    (tied scores keep input order); scale "mean" (default) or "sum"."""
 
     @staticmethod
-    def forward(ctx, s, y):
-        noise = torch.rand_like(s) * 1e-6  # random tie-breaking of exact ranks
-        order = torch.argsort(-(s + noise), dim=1)
+    def forward(ctx, s, y, ties="random", scale="mean"):
+        if ties == "stable":
+            order = torch.argsort(-s, dim=1, stable=True)
+        else:
+            noise = torch.rand_like(s) * 1e-6  # random tie-breaking of exact ranks
+            order = torch.argsort(-(s + noise), dim=1)
         ranks = torch.empty_like(s)
         ranks.scatter_(1, order, torch.arange(1, s.shape[1] + 1, dtype=s.dtype).expand_as(s).contiguous())
         gains = torch.pow(2.0, y) - 1
         idcg = ideal_dcg(gains)
         ndcg = (gains / torch.log2(ranks + 1)).sum(1) / idcg
         ctx.save_for_backward(s, y, ranks, gains, idcg)
-        return -ndcg.mean()
+        ctx.div = s.shape[0] if scale == "mean" else 1
+        return -ndcg.sum() / ctx.div
 
     @staticmethod
     def backward(ctx, g):
         s, y, ranks, gains, idcg = ctx.saved_tensors
-        dldr = -(-gains / (math.log(2) * (ranks + 1) * torch.log2(ranks + 1) ** 2)) / idcg[:, None] / s.shape[0]
+        dldr = -(-gains / (math.log(2) * (ranks + 1) * torch.log2(ranks + 1) ** 2)) / idcg[:, None] / ctx.div
         z = s[:, :, None] - s[:, None, :]
         sb = torch.sigmoid(z)
         u = torch.sign(y[:, :, None] - y[:, None, :])
         d = torch.where(u > 0, 2 * (1 - sb), torch.where(u < 0, -2 * sb, torch.zeros_like(sb)))
+        # r_i = 1 + sum_j (1 - sigma+(s_i - s_j)): dr_i/ds_i = -sum_j d_ij, dr_i/ds_j = d_ij
         grad = -dldr * d.sum(2) + torch.einsum("bi,bij->bj", dldr, d)
-        return g * grad, None
+        return g * grad, None, None, None
 
 
 def approx_ndcg(s, y, alpha=10.0):
