@@ -43,6 +43,6 @@ final class ScalarKernelWarning {
             fix = "use a JDK 21+ on a CPU with 128-bit or wider vectors";
         }
         return Optional.of("WARNING: training on the scalar kernels, many times slower than the SIMD ones (a training"
-                + " step about 10x, the rank losses up to 40x): " + why + "; " + fix + ".");
+                + " step about 16x, the rank losses 3-21x): " + why + "; " + fix + ".");
     }
 }
