@@ -14,7 +14,7 @@ import rankgrad.ltr.metric.MetricKind;
  * {@link #options(List, double)} makes the reader refuse grades above ERR's ymax, naming file and
  * line, when a metric needs it.
  */
-final class LetorInputOptions {
+public final class LetorInputOptions {
     @Option(names = "--groups", paramLabel = "FILE", description = "group sizes (one per line) of a libsvm file without"
             + " qid: (default: FILE.query or FILE.group beside the data, as LightGBM and XGBoost write them)")
     Path groups;
@@ -34,8 +34,11 @@ final class LetorInputOptions {
         return needsYmax(metrics) ? base.withYmax(ymax) : base;
     }
 
-    /** Whether a metric's value needs every grade at most ymax (ERR's R(y) = (2^y - 1) / 2^ymax). */
-    static boolean needsYmax(List<Metric> metrics) {
+    /**
+     * Whether a metric's value needs every grade at most ymax (ERR's R(y) = (2^y - 1) / 2^ymax), so
+     * that the reader must refuse grades above it.
+     */
+    public static boolean needsYmax(List<Metric> metrics) {
         return metrics.stream().anyMatch(m -> m.kind() == MetricKind.ERR || m.kind() == MetricKind.NERR);
     }
 }

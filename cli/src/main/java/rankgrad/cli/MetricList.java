@@ -6,13 +6,20 @@ import rankgrad.ltr.metric.Metric;
 
 /**
  * Parses metric lists like {@code ndcg@1,3,5,10,map@10,err@10}: a bare cutoff repeats the metric
- * named before it.
+ * named before it. The {@code --metrics} syntax of {@code rankgrad eval} and of the Spark
+ * module's {@code eval}.
  */
-final class MetricList {
+public final class MetricList {
     private MetricList() {
     }
 
-    static List<Metric> parse(String text) {
+    /**
+     * The metrics of {@code text} in order, each token read by {@link Metric#parse}.
+     *
+     * @throws IllegalArgumentException for an unknown metric, a cutoff with no metric before it, or
+     *     a list without a metric
+     */
+    public static List<Metric> parse(String text) {
         List<Metric> out = new ArrayList<>();
         String last = null;
         for (String token : text.split(",")) {

@@ -29,8 +29,6 @@ import rankgrad.ltr.model.Scorer;
             "Documents are named by the 'docid = X' pair of their line's comment (another key: --docid-key),"
                 + " or by their 0-based position in the query when the file has no such comments."})
 final class PredictCommand implements Callable<Integer> {
-    private static final String DEFAULT_TAG = "rankgrad";
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -46,29 +44,18 @@ final class PredictCommand implements Callable<Integer> {
     @CommandLine.Mixin
     LetorInputOptions input;
 
-    @Option(names = "--format", defaultValue = "tsv", description = "output format: ${COMPLETION-CANDIDATES}")
-    Format format;
+    @CommandLine.Mixin
+    RunFormatOptions format;
 
     @Option(names = "--docid-key", paramLabel = "KEY", description = "comment key naming each document (default: "
             + DocIds.DEFAULT_KEY + " where the file's comments have it, else the position in the query; a key named here"
             + " must be on every line)")
     String docidKey;
 
-    @Option(names = "--tag", description = "trec only: the run tag of the last column (default: " + DEFAULT_TAG + ")")
-    String tag;
-
-    enum Format { tsv, trec }
-
     @Override
     public Integer call() throws Exception {
-        if (tag != null && format != Format.trec) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--tag applies to --format trec only");
-        }
-        String runTag = tag == null ? DEFAULT_TAG : tag;
-        if (!runTag.matches("\\S+")) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--tag '" + runTag
-                    + "' must be one word without spaces (it is a column of the run)");
-        }
+        String runTag = format.runTag();
+        boolean trec = format.trec();
         DocIds ids;
         try {
             ids = new DocIds(docidKey);
@@ -79,8 +66,8 @@ final class PredictCommand implements Callable<Integer> {
         long[] count = new long[2];
         AtomicWrite.write(out, stream -> {
             Writer w = new OutputStreamWriter(stream, StandardCharsets.UTF_8);
-            if (format == Format.tsv) {
-                w.write("qid\tdocid\trank\tscore\n");
+            if (!trec) {
+                w.write(RunFormatOptions.TSV_HEADER + "\n");
             }
             LetorReader.streamWithComments(data, m.features(), input.options(), !m.inputs().isAll(), (q, comments) -> {
                 String[] names = ids.names(data, q.qid(), comments);
@@ -94,11 +81,7 @@ final class PredictCommand implements Callable<Integer> {
                 int[] order = Ranking.order(s, 0, s.length, null);
                 for (int r = 0; r < order.length; r++) {
                     int i = order[r];
-                    if (format == Format.tsv) {
-                        w.write(q.qid() + "\t" + names[i] + "\t" + (r + 1) + "\t" + s[i] + "\n");
-                    } else {
-                        w.write(q.qid() + " Q0 " + names[i] + " " + (r + 1) + " " + s[i] + " " + runTag + "\n");
-                    }
+                    w.write(RunFormatOptions.line(trec, q.qid(), names[i], r + 1, s[i], runTag) + "\n");
                 }
                 count[0]++;
                 count[1] += s.length;
@@ -106,7 +89,7 @@ final class PredictCommand implements Callable<Integer> {
             w.flush();
         });
         spec.commandLine().getOut().printf("scored %d documents of %d queries into %s (%s, %s)%n", count[1], count[0], out,
-                format == Format.trec ? "TREC run" : "TSV", ids.describe());
+                format.describe(), ids.describe());
         return 0;
     }
 }

@@ -6,62 +6,19 @@ import rankgrad.autodiff.internal.Parallel;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.FeatureTransform;
 import rankgrad.ltr.data.Normalization;
-import rankgrad.ltr.metric.Metric;
-import rankgrad.ltr.metric.MetricConventions;
-import rankgrad.ltr.model.Architectures;
 import rankgrad.ltr.model.RankingModel;
 import rankgrad.ltr.train.LearningRateSchedule;
-import rankgrad.ltr.train.OptimizerKind;
 import rankgrad.ltr.train.TrainingConfig;
 
 /**
- * The training options {@code train} and {@code compare} share (a picocli mixin): network,
- * normalization and feature transform, optimizer and its settings, learning-rate schedule, input
- * noise, dropout, ensemble size, seed, early stopping, selection metric, ERR's grade maximum,
- * threads, and {@code --fresh}. {@link #validate()} checks all of them before any data is
- * read, so a bad value is one line and exit code 2, never a failure after an epoch.
+ * The training options {@code train} and {@code compare} share (a picocli mixin): those of
+ * {@link BaseTrainingOptions} (network, normalization, optimizer and its settings, seed, early
+ * stopping, selection metric, ERR's grade maximum) and the feature transform, learning-rate
+ * schedule, input noise, dropout, ensemble size, threads, and {@code --fresh}. {@link #validate()}
+ * checks all of them before any data is read, so a bad value is one line and exit code 2, never a
+ * failure after an epoch.
  */
-final class TrainingOptions {
-    @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
-    CommandLine.Model.CommandSpec command;
-
-    @Option(names = "--model", defaultValue = "R4.L", description = "the network: linear, R5, CE5, R4.L,"
-            + " CE4.L, B64..B1024, or attn[.h<heads>][.w<width>][.res] (self-attention over each query's documents, DASALC)")
-    String model;
-
-    @Option(names = "--normalization", defaultValue = "query-zscore",
-            description = "query-zscore (Yu), standardize (exportable to Solr), none")
-    String normalization;
-
-    @Option(names = "--epochs", defaultValue = "100", description = "epochs (iterations for spsa/fdsa)")
-    int epochs;
-
-    @Option(names = "--optimizer", defaultValue = "adam", description = "adam (L2 added to the gradient), adamw (decoupled"
-            + " weight decay), sgd")
-    String optimizer;
-
-    @Option(names = "--lr", defaultValue = "0.001", description = "learning rate (step scale a for spsa/fdsa)")
-    double lr;
-
-    @Option(names = "--l2", defaultValue = "0.001", description = "L2 weight decay")
-    double l2;
-
-    @Option(names = "--batch-queries", defaultValue = "64", description = "queries per mini-batch")
-    int batchQueries;
-
-    @Option(names = "--seed", defaultValue = "1", description = "seed of the weights, the batch order and the tie-breaks")
-    long seed;
-
-    @Option(names = "--patience", defaultValue = "20", description = "epochs without improvement before stopping (0 = never)")
-    int patience;
-
-    @Option(names = "--metric", defaultValue = "ndcg@5", description = "validation metric for model selection")
-    String metric;
-
-    @Option(names = "--ymax", defaultValue = "4", description = "the grade scale's maximum, for ERR and nERR:"
-            + " R(y) = (2^y - 1) / 2^ymax")
-    double ymax;
-
+final class TrainingOptions extends BaseTrainingOptions {
     @Option(names = "--threads", description = "worker threads (default: all processors; results do not depend on it)")
     Integer threads;
 
@@ -101,31 +58,11 @@ final class TrainingOptions {
     boolean fresh;
 
     /** Checks every option; throws a {@link CommandLine.ParameterException} naming the first bad one. */
-    void validate() {
-        if (epochs < 1) {
-            throw bad("--epochs must be >= 1, got " + epochs);
-        }
-        if (!(lr > 0) || !Double.isFinite(lr)) {
-            throw bad("--lr must be a finite number > 0, got " + lr);
-        }
-        if (!(l2 >= 0) || !Double.isFinite(l2)) {
-            throw bad("--l2 must be a finite number >= 0, got " + l2);
-        }
-        if (batchQueries < 1) {
-            throw bad("--batch-queries must be >= 1, got " + batchQueries);
-        }
-        if (patience < 0) {
-            throw bad("--patience must be >= 0 (0 = never stop early), got " + patience);
-        }
+    @Override
+    public void validate() {
+        super.validate();
         if (threads != null && threads < 1) {
             throw bad("--threads must be >= 1, got " + threads);
-        }
-        if (!(ymax > 0) || !Double.isFinite(ymax)) {
-            throw bad("--ymax must be a finite number > 0, got " + ymax);
-        }
-        if (!Normalization.names().contains(normalization)) {
-            throw bad("--normalization: unknown '" + normalization + "'; choose one of " + String.join(", ",
-                    Normalization.names()));
         }
         if (!FeatureTransform.names().contains(transform)) {
             throw bad("--transform: unknown '" + transform + "'; choose one of " + String.join(", ", FeatureTransform.names()));
@@ -148,9 +85,6 @@ final class TrainingOptions {
         if (ensemble < 1) {
             throw bad("--ensemble must be >= 1 model, got " + ensemble);
         }
-        architecture();
-        selection();
-        optimizerKind();
         schedule();
     }
 
@@ -177,38 +111,9 @@ final class TrainingOptions {
         return dropout > 0 ? out.withDropout(dropout) : out;
     }
 
-    /** The network's name as the library spells it. */
-    String architecture() {
-        try {
-            return Architectures.canonical(model);
-        } catch (IllegalArgumentException e) {
-            throw bad("--model: " + e.getMessage());
-        }
-    }
-
-    Metric selection() {
-        try {
-            return Metric.parse(metric);
-        } catch (IllegalArgumentException e) {
-            throw bad("--metric: " + e.getMessage());
-        }
-    }
-
-    OptimizerKind optimizerKind() {
-        try {
-            return OptimizerKind.parse(optimizer);
-        } catch (IllegalArgumentException e) {
-            throw bad("--optimizer: " + e.getMessage());
-        }
-    }
-
-    /** Default conventions with this grade maximum. */
-    MetricConventions conventions() {
-        return MetricConventions.defaults().withYmax(ymax);
-    }
-
     /** The settings of one run (no checkpoint: the run's folder sets it). */
-    TrainingConfig config() {
+    @Override
+    public TrainingConfig config() {
         return new TrainingConfig(epochs, lr, l2, batchQueries, seed, patience, selection(), optimizerKind(), conventions(),
                 null, schedule(), inputNoise);
     }
@@ -218,9 +123,5 @@ final class TrainingOptions {
         if (threads != null) {
             Parallel.setThreads(threads);
         }
-    }
-
-    private CommandLine.ParameterException bad(String message) {
-        return new CommandLine.ParameterException(command.commandLine(), message);
     }
 }

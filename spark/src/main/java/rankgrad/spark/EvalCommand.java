@@ -12,10 +12,11 @@ import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import rankgrad.cli.LetorInputOptions;
+import rankgrad.cli.MetricList;
 import rankgrad.ltr.metric.Gain;
 import rankgrad.ltr.metric.Metric;
 import rankgrad.ltr.metric.MetricConventions;
-import rankgrad.ltr.metric.MetricKind;
 import rankgrad.ltr.metric.MetricResult;
 import rankgrad.ltr.metric.NoRelevantPolicy;
 import rankgrad.ltr.metric.Ties;
@@ -67,19 +68,18 @@ final class EvalCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<Metric> list;
         try {
-            list = MetricNames.parse(metrics);
+            list = MetricList.parse(metrics);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--metrics: " + e.getMessage());
         }
         if (!(ymax > 0) || !Double.isFinite(ymax)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--ymax must be a finite number > 0, got " + ymax);
         }
-        boolean needsYmax = list.stream().anyMatch(m -> m.kind() == MetricKind.ERR || m.kind() == MetricKind.NERR);
         MetricConventions conv = new MetricConventions(ties, noRelevant, ymax, gain);
         SparkSession spark = SparkSession.builder().appName("rankgrad eval").getOrCreate();
         QueryScorer scorer = QueryScorer.of(spark, ModelFile.read(model));
         Dataset<QueryRow> queries = QueryFrames.readLetor(spark, new LetorInput(data, scorer.features(),
-                needsYmax ? ymax : Double.POSITIVE_INFINITY, scorer.dropsWider(), null, splitBytes));
+                LetorInputOptions.needsYmax(list) ? ymax : Double.POSITIVE_INFINITY, scorer.dropsWider(), null, splitBytes));
         SparkEvaluation e = QueryEvaluator.evaluate(scorer.transform(queries), list, conv);
         PrintWriter out = spec.commandLine().getOut();
         MetricResult first = e.results().get(0);

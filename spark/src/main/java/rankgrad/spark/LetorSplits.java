@@ -10,6 +10,7 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import rankgrad.ltr.data.LetorFormatException;
 import rankgrad.ltr.eval.DocIds;
 
 /**
@@ -38,7 +39,7 @@ final class LetorSplits {
             FileSystem fs = p.getFileSystem(conf);
             FileStatus[] matched = fs.globStatus(p);
             if (matched == null || matched.length == 0) {
-                throw new LetorSplitException(given, 0, "no such file");
+                throw new LetorFormatException(given, 0, "no such file");
             }
             List<FileStatus> files = new ArrayList<>();
             for (FileStatus s : sorted(matched)) {
@@ -54,7 +55,7 @@ final class LetorSplits {
                 }
             }
             if (files.isEmpty()) {
-                throw new LetorSplitException(given, 0, "a directory without data files");
+                throw new LetorFormatException(given, 0, "a directory without data files");
             }
             for (FileStatus s : files) {
                 String name = files.size() == 1 && matched.length == 1 && !matched[0].isDirectory() ? given
@@ -83,7 +84,7 @@ final class LetorSplits {
      *        file's first document
      */
     static List<QueryRegion> regions(List<FileChunk> chunks, List<ChunkScan> scans, String docIdKey)
-            throws LetorSplitException {
+            throws LetorFormatException {
         List<QueryRegion> out = new ArrayList<>();
         int c = 0;
         while (c < chunks.size()) {
@@ -95,7 +96,7 @@ final class LetorSplits {
             for (; c < chunks.size() && chunks.get(c).file() == head.file(); c++) {
                 ChunkScan s = scans.get(c);
                 if (s.noQidNl() >= 0) {
-                    throw new LetorSplitException(head.name(), lineBase + s.noQidNl() + 1, "no 'qid:' after the label:"
+                    throw new LetorFormatException(head.name(), lineBase + s.noQidNl() + 1, "no 'qid:' after the label:"
                             + " whole-query frames need 'qid:' on every line (grouped libsvm with a .query/.group file"
                             + " is read by one JVM: rankgrad's LetorReader)");
                 }
@@ -116,7 +117,7 @@ final class LetorSplits {
                 lineBase += s.newlines();
             }
             if (starts.isEmpty()) {
-                throw new LetorSplitException(head.name(), 0, "the file has no data lines");
+                throw new LetorFormatException(head.name(), 0, "the file has no data lines");
             }
             starts.set(0, new long[] {0, 1});
             for (int r = 0; r < starts.size(); r++) {

@@ -20,6 +20,7 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.network.util.JavaUtils;
+import rankgrad.ltr.data.LetorFormatException;
 
 /**
  * Datasets with one row per query ({@link QueryRow}), from LETOR/SVMlight text or from a table of
@@ -56,7 +57,7 @@ public final class QueryFrames {
     /**
      * Reads LETOR/SVMlight text into one row per query.
      *
-     * @throws LetorSplitException naming file and line, for what the first pass finds (lines
+     * @throws LetorFormatException naming file and line, for what the first pass finds (lines
      *     without {@code qid:}, files without data); the second pass's errors (everything
      *     {@code LetorReader} refuses) surface when the Dataset is used, wrapped by Spark
      */
@@ -94,7 +95,7 @@ public final class QueryFrames {
                 width = Math.max(width, s.maxIndex());
             }
             if (width == 0) {
-                throw new LetorSplitException(String.join(", ", input.paths()), 0, "no feature index in the data: give the width");
+                throw new LetorFormatException(String.join(", ", input.paths()), 0, "no feature index in the data: give the width");
             }
         }
         List<QueryRegion> regions = LetorSplits.regions(chunks, scans, input.docIdKey());

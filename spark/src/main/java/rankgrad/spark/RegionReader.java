@@ -59,7 +59,7 @@ final class RegionReader {
                     rows.add(new QueryRow(chunk.name(), base + rows.size(), q.qid(), q.labels(), q.x(), width, names));
                 });
             } catch (LetorFormatException e) {
-                throw new LetorSplitException(chunk.name(), e.line() > 0 ? e.line() + region.firstLine() - 1 : 0,
+                throw new LetorFormatException(chunk.name(), e.line() > 0 ? e.line() + region.firstLine() - 1 : 0,
                         e.problem().replace(tmp.toString(), chunk.name()));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(String.valueOf(e.getMessage()).replace(tmp.toString(), chunk.name()), e);

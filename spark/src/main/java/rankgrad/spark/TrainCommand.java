@@ -10,28 +10,28 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import rankgrad.cli.BaseTrainingOptions;
 import rankgrad.ltr.data.Normalization;
-import rankgrad.ltr.metric.Metric;
-import rankgrad.ltr.metric.MetricConventions;
-import rankgrad.ltr.model.Architectures;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
 import rankgrad.ltr.train.EpochResult;
-import rankgrad.ltr.train.OptimizerKind;
 import rankgrad.ltr.train.TrainingConfig;
 import rankgrad.ltr.train.TrainingListener;
 import rankgrad.ltr.train.TrainingResult;
 
 /**
  * {@code train}: {@code rankgrad train} with its gradients computed on Spark ({@link SparkTrainer}),
- * the same option names and defaults. The training files are read by the executors and never
+ * the same option names and defaults (its {@link BaseTrainingOptions}). The training files are read by the executors and never
  * collected; validation and test files are collected to the driver. Writes OUT/model.json, and
  * OUT/checkpoint.json after every epoch (a killed run started again with the same options resumes).
  */
 @Command(name = "train", mixinStandardHelpOptions = true, showDefaultValues = true,
         description = {"Train a ranker with data-parallel gradients on Spark; with --shards 1 the weights equal"
-                + " 'rankgrad train''s with the same options, bit for bit."})
+                + " 'rankgrad train''s with the same options, bit for bit.",
+            "The optimizer runs on the driver; --batch-queries counts the queries of all shards together;"
+                + " --normalization standardize is fitted on the executors in one pass."})
 final class TrainCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -49,39 +49,8 @@ final class TrainCommand implements Callable<Integer> {
     @Option(names = "--loss", defaultValue = "ndcg-type3", description = "the loss (see 'rankgrad train --help')")
     String loss;
 
-    @Option(names = "--model", defaultValue = "R4.L", description = "the network: linear, R5, CE5, R4.L, CE4.L, B64..B1024")
-    String model;
-
-    @Option(names = "--normalization", defaultValue = "query-zscore",
-            description = "query-zscore (Yu), standardize (fitted on the executors in one pass), none")
-    String normalization;
-
-    @Option(names = "--epochs", defaultValue = "100", description = "epochs")
-    int epochs;
-
-    @Option(names = "--optimizer", defaultValue = "adam", description = "adam, adamw, sgd (runs on the driver)")
-    String optimizer;
-
-    @Option(names = "--lr", defaultValue = "0.001", description = "learning rate")
-    double lr;
-
-    @Option(names = "--l2", defaultValue = "0.001", description = "L2 weight decay")
-    double l2;
-
-    @Option(names = "--batch-queries", defaultValue = "64", description = "queries per mini-batch (all shards together)")
-    int batchQueries;
-
-    @Option(names = "--seed", defaultValue = "1", description = "seed of the weights, the batch order and the tie-breaks")
-    long seed;
-
-    @Option(names = "--patience", defaultValue = "20", description = "epochs without improvement before stopping (0 = never)")
-    int patience;
-
-    @Option(names = "--metric", defaultValue = "ndcg@5", description = "validation metric for model selection")
-    String metric;
-
-    @Option(names = "--ymax", defaultValue = "4", description = "the grade scale's maximum, for ERR and nERR")
-    double ymax;
+    @Mixin
+    BaseTrainingOptions training;
 
     @Option(names = "--shards", defaultValue = "1", description = "virtual shards per batch: the model depends on this,"
             + " never on executors or partitions; 1 = 'rankgrad train''s model")
@@ -100,22 +69,16 @@ final class TrainCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        TrainingConfig config = config();
+        training.validate();
+        TrainingConfig config = training.config();
         if (shards < 1) {
             throw bad("--shards must be >= 1, got " + shards);
         }
         if (partitions < 0) {
             throw bad("--partitions must be >= 0 (0: the session's default parallelism), got " + partitions);
         }
-        if (!Normalization.names().contains(normalization)) {
-            throw bad("--normalization must be one of " + Normalization.names() + ", got " + normalization);
-        }
-        String architecture;
-        try {
-            architecture = Architectures.canonical(model);
-        } catch (IllegalArgumentException e) {
-            throw bad("--model: " + e.getMessage());
-        }
+        String architecture = training.architecture();
+        double ymax = training.ymax();
         SparkSession spark = SparkSession.builder().appName("rankgrad train").getOrCreate();
         Dataset<QueryRow> tr = QueryFrames.readLetor(spark, new LetorInput(train, 0, ymax, false, null, splitBytes));
         int width = tr.select(org.apache.spark.sql.functions.max("width")).first().getInt(0);
@@ -123,12 +86,12 @@ final class TrainCommand implements Callable<Integer> {
         rankgrad.ltr.data.Dataset va = SparkTrainer.collect(QueryFrames.readLetor(spark, side), valid);
         rankgrad.ltr.data.Dataset te = test == null ? null
                 : SparkTrainer.collect(QueryFrames.readLetor(spark, new LetorInput(List.of(test), width, ymax, false, null, splitBytes)), test);
-        Normalization norm = switch (normalization) {
+        Normalization norm = switch (training.normalizationName()) {
             case "standardize" -> GlobalStandardization.fit(tr, width);
             case "none" -> new Normalization.None();
             default -> new Normalization.QueryZScore();
         };
-        RankingModel m = RankingModel.create(architecture, width, norm, seed);
+        RankingModel m = RankingModel.create(architecture, width, norm, training.seed());
         Files.createDirectories(out);
         PrintWriter w = spec.commandLine().getOut();
         TrainingResult r = SparkTrainer.of(config.withCheckpoint(out.resolve("checkpoint.json")), shards,
@@ -146,15 +109,6 @@ final class TrainCommand implements Callable<Integer> {
         w.println("wrote " + out.resolve("model.json"));
         w.flush();
         return r.stop() == TrainingResult.Stop.DIVERGED ? 1 : 0;
-    }
-
-    private TrainingConfig config() {
-        try {
-            return new TrainingConfig(epochs, lr, l2, batchQueries, seed, patience, Metric.parse(metric),
-                    OptimizerKind.parse(optimizer), MetricConventions.defaults().withYmax(ymax), null);
-        } catch (IllegalArgumentException e) {
-            throw bad(e.getMessage());
-        }
     }
 
     private CommandLine.ParameterException bad(String message) {

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import rankgrad.ltr.data.LetorFormatException;
 import rankgrad.ltr.data.LetorReader;
 
 class QueryFramesTest {
@@ -90,7 +91,7 @@ class QueryFramesTest {
         int bad = lines.size() / 2;
         lines.set(bad, "1 3:0.5");
         Path file = LetorFixtures.write(dir, "noqid.txt", String.join("\n", lines) + "\n");
-        LetorSplitException e = assertThrows(LetorSplitException.class, () -> QueryFrames.readLetor(spark,
+        LetorFormatException e = assertThrows(LetorFormatException.class, () -> QueryFrames.readLetor(spark,
                 LetorInput.of(file.toString()).withWidth(LetorFixtures.FEATURES).withSplitBytes(600)));
         assertEquals(bad + 1, e.line());
         assertEquals(file.toString(), e.file());

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
@@ -100,6 +101,36 @@ class SparkMainTest {
             double mean = Metric.parse(name).evaluate(flat, batch, MetricConventions.defaults()).mean();
             String line = String.format(Locale.ROOT, "%-10s %.4f", name, mean);
             assertTrue(printed.contains(line + "\n"), "'" + line + "' in:\n" + printed);
+        }
+    }
+
+    @Test
+    void usageErrorsAreTheRankgradCommandsMessages() {
+        // The options come from the rankgrad command's mixins and parsers: its messages, exit code 2,
+        // before any session work (the files named here do not exist).
+        String[][] cases = {
+            {"train", "--train", "t.txt", "--valid", "v.txt", "--normalization", "foo",
+                "--normalization: unknown 'foo'; choose one of query-zscore, standardize, none"},
+            {"train", "--train", "t.txt", "--valid", "v.txt", "--epochs", "0", "--epochs must be >= 1, got 0"},
+            {"score", "--model", "m.json", "--data", "d.txt", "--out", "o", "--tag", "x",
+                "--tag applies to --format trec only"},
+            {"eval", "--model", "m.json", "--data", "d.txt", "--metrics", "5",
+                "--metrics: cutoff 5 has no metric before it in '5'"},
+        };
+        for (String[] c : cases) {
+            String expected = c[c.length - 1];
+            PrintStream old = System.err;
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            System.setErr(new PrintStream(buf, true, StandardCharsets.UTF_8));
+            int status;
+            try {
+                status = SparkMain.run(Arrays.copyOf(c, c.length - 1));
+            } finally {
+                System.setErr(old);
+            }
+            String printed = buf.toString(StandardCharsets.UTF_8);
+            assertEquals(2, status, printed);
+            assertTrue(printed.startsWith(expected + System.lineSeparator()), "'" + expected + "' first in:\n" + printed);
         }
     }
 

@@ -58,9 +58,7 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
 
     private AffineBatchNormRelu(double eps, BatchNorm.StatisticsSink sink, Workspace workspace,
             boolean outputInWorkspace, boolean inputGradientInWorkspace) {
-        if (!(eps > 0) || !Double.isFinite(eps)) {
-            throw new IllegalArgumentException("batch norm eps must be positive and finite, got " + eps);
-        }
+        BatchNormColumns.checkEps(eps);
         this.eps = eps;
         this.sink = Objects.requireNonNull(sink, "sink");
         this.workspace = workspace;
@@ -111,10 +109,7 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
                         + ", got shape " + Arrays.toString(in[i].shape()));
             }
         }
-        if (n < 2) {
-            throw new IllegalArgumentException("batch norm in training mode needs at least 2 rows per batch, got " + n
-                    + "; switch the model to eval mode to score single rows");
-        }
+        BatchNormColumns.checkTrainingRows(n);
         Tensor b = in[2];
         double[] gamma = in[3].toDoubleArray();
         double[] beta = in[4].toDoubleArray();
@@ -131,10 +126,7 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
         double[] mean = stats[0];
         double[] variance = stats[1];
         sink.accept(mean.clone(), variance.clone(), n);
-        double[] invStd = new double[c];
-        for (int j = 0; j < c; j++) {
-            invStd[j] = 1.0 / Math.sqrt(variance[j] + eps);
-        }
+        double[] invStd = BatchNormColumns.invStd(variance, eps);
         if (x.dtype() == DType.F32) {
             normalizeF32(z.f32(), b.f32(), y.f32(), n, c, mean, invStd, gamma, beta);
         } else {
@@ -163,42 +155,26 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
         boolean f32 = x.dtype() == DType.F32;
         double[] mean = s.mean();
         double[] invStd = s.invStd();
-        float[] mu = f32 ? floats(mean) : null;
+        float[] mu = f32 ? BatchNormColumns.floatMeans(mean) : null;
         double[][] sums = f32 ? gradientSumsF32(s.y().f32(), g.f32(), s.z().f32(), s.b().f32(), mu, mean, n, c)
                 : gradientSumsF64(s.y().f64(), g.f64(), s.z().f64(), s.b().f64(), mean, n, c);
         double[] sumDy = sums[0];
         double[] sumDyXc = sums[1];
         Tensor[] grads = new Tensor[5];
         if (needs[3]) {
-            grads[3] = Tensor.zeros(x.dtype(), c);
-            for (int j = 0; j < c; j++) {
-                grads[3].set(j, sumDyXc[j] * invStd[j]);
-            }
+            grads[3] = BatchNormColumns.gammaGradient(x.dtype(), sumDyXc, invStd);
         }
         if (needs[4]) {
-            grads[4] = Tensor.zeros(x.dtype(), c);
-            for (int j = 0; j < c; j++) {
-                grads[4].set(j, sumDy[j]);
-            }
+            grads[4] = BatchNormColumns.vector(x.dtype(), sumDy);
         }
         if (needs[0] || needs[1] || needs[2]) {
             // dZ = kk dU + bb (Z + b - mu) + c0, as BatchNorm expands it.
-            double[] kk = new double[c];
-            double[] bb = new double[c];
-            double[] c0 = new double[c];
-            for (int j = 0; j < c; j++) {
-                kk[j] = s.gamma()[j] * invStd[j];
-                bb[j] = -kk[j] * invStd[j] * invStd[j] * sumDyXc[j] / n;
-                c0[j] = -kk[j] * sumDy[j] / n;
-            }
+            double[][] coefficients = BatchNormColumns.inputGradientCoefficients(s.gamma(), invStd, sumDy, sumDyXc, n);
             Tensor dz = matrix(x.dtype(), n, c, workspace != null);
-            double[] db = f32 ? inputGradientF32(s, g.f32(), dz.f32(), mu, kk, bb, c0, n, c)
-                    : inputGradientF64(s, g.f64(), dz.f64(), kk, bb, c0, n, c);
+            double[] db = f32 ? inputGradientF32(s, g.f32(), dz.f32(), mu, coefficients, n, c)
+                    : inputGradientF64(s, g.f64(), dz.f64(), coefficients, n, c);
             if (needs[2]) {
-                grads[2] = Tensor.zeros(x.dtype(), c);
-                for (int j = 0; j < c; j++) {
-                    grads[2].set(j, db[j]);
-                }
+                grads[2] = BatchNormColumns.vector(x.dtype(), db);
             }
             if (needs[1]) {
                 // A parameter's gradient is kept by the engine: always a fresh tensor.
@@ -236,14 +212,6 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
         }
     }
 
-    private static float[] floats(double[] v) {
-        float[] f = new float[v.length];
-        for (int j = 0; j < v.length; j++) {
-            f[j] = (float) v[j];
-        }
-        return f;
-    }
-
     /** {mean, biased variance} of Z + b per column, as {@link BatchNorm} chunks and combines them. */
     private static double[][] statisticsF32(float[] zs, float[] bs, int n, int c) {
         Kernels kern = KernelProvider.kernels();
@@ -269,28 +237,7 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
             sums[t] = s;
             m2[t] = q;
         });
-        double[] mean = new double[c];
-        for (int t = 0; t < chunks; t++) {
-            for (int j = 0; j < c; j++) {
-                mean[j] += sums[t][j];
-            }
-        }
-        for (int j = 0; j < c; j++) {
-            mean[j] /= n;
-        }
-        // Chan et al.: M2 = sum_t [M2_t + n_t (mean_t - mean)^2].
-        double[] variance = new double[c];
-        for (int t = 0; t < chunks; t++) {
-            int nt = Math.min(n, (t + 1) * h) - t * h;
-            for (int j = 0; j < c; j++) {
-                double d = sums[t][j] / nt - mean[j];
-                variance[j] += m2[t][j] + nt * d * d;
-            }
-        }
-        for (int j = 0; j < c; j++) {
-            variance[j] /= n;
-        }
-        return new double[][] {mean, variance};
+        return BatchNormColumns.combine(sums, m2, n, c);
     }
 
     private static double[][] statisticsF64(double[] zs, double[] bs, int n, int c) {
@@ -318,15 +265,11 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
 
     private static void normalizeF32(float[] zs, float[] bs, float[] ys, int n, int c, double[] mean,
             double[] invStd, double[] gamma, double[] beta) {
-        float[] mu = new float[c];
-        float[] scale = new float[c];
-        float[] shift = new float[c];
-        for (int j = 0; j < c; j++) {
-            // As BatchNorm: x - mu[j] is exact near the mean, the rest of the mean goes into the shift.
-            mu[j] = (float) mean[j];
-            scale[j] = (float) (gamma[j] * invStd[j]);
-            shift[j] = (float) (beta[j] - (mean[j] - mu[j]) * gamma[j] * invStd[j]);
-        }
+        // As BatchNorm: x - mu[j] is exact near the mean, the rest of the mean goes into the shift.
+        float[] mu = BatchNormColumns.floatMeans(mean);
+        float[][] affine = BatchNormColumns.normalizationF32(mean, mu, invStd, gamma, beta);
+        float[] scale = affine[0];
+        float[] shift = affine[1];
         Kernels kern = KernelProvider.kernels();
         int h = RowChunks.height(c);
         Parallel.forEach(RowChunks.count(n, c), t -> {
@@ -353,17 +296,8 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
             sumDy[t] = a;
             sumDyXc[t] = b;
         });
-        for (int t = 1; t < chunks; t++) {
-            for (int j = 0; j < c; j++) {
-                sumDy[0][j] += sumDy[t][j];
-                sumDyXc[0][j] += sumDyXc[t][j];
-            }
-        }
-        // The chunks summed dU (Z + b - mu[j]); sum dU (Z + b - mean) = that - (mean - mu[j]) sum dU.
-        for (int j = 0; j < c; j++) {
-            sumDyXc[0][j] -= (mean[j] - mu[j]) * sumDy[0][j];
-        }
-        return new double[][] {sumDy[0], sumDyXc[0]};
+        // The chunks summed dU (Z + b - mu[j]), corrected to dU (Z + b - mean) there.
+        return BatchNormColumns.mergeGradientSums(sumDy, sumDyXc, mean, mu);
     }
 
     private static double[][] gradientSumsF64(double[] ys, double[] gs, double[] zs, double[] bs, double[] mean,
@@ -382,17 +316,12 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
     }
 
     /** Writes dZ and returns its column sums (db), chunked as {@code RowChunks.columnSums}. */
-    private static double[] inputGradientF32(Saved s, float[] gs, float[] ds, float[] mu, double[] kk, double[] bb,
-            double[] c0, int n, int c) {
-        double[] mean = s.mean();
-        float[] kf = new float[c];
-        float[] bf = new float[c];
-        float[] cf = new float[c];
-        for (int j = 0; j < c; j++) {
-            kf[j] = (float) kk[j];
-            bf[j] = (float) bb[j];
-            cf[j] = (float) (c0[j] - bb[j] * (mean[j] - mu[j]));
-        }
+    private static double[] inputGradientF32(Saved s, float[] gs, float[] ds, float[] mu, double[][] coefficients,
+            int n, int c) {
+        float[][] f = BatchNormColumns.inputGradientF32(coefficients, s.mean(), mu);
+        float[] kf = f[0];
+        float[] bf = f[1];
+        float[] cf = f[2];
         float[] ys = s.y().f32();
         float[] zs = s.z().f32();
         float[] bs = s.b().f32();
@@ -416,8 +345,11 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
         return total;
     }
 
-    private static double[] inputGradientF64(Saved s, double[] gs, double[] ds, double[] kk, double[] bb, double[] c0,
-            int n, int c) {
+    private static double[] inputGradientF64(Saved s, double[] gs, double[] ds, double[][] coefficients, int n,
+            int c) {
+        double[] kk = coefficients[0];
+        double[] bb = coefficients[1];
+        double[] c0 = coefficients[2];
         double[] ys = s.y().f64();
         double[] zs = s.z().f64();
         double[] bs = s.b().f64();

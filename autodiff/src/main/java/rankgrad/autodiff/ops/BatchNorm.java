@@ -60,9 +60,7 @@ public final class BatchNorm implements Op<BatchNorm.Saved> {
     private final StatisticsSink sink;
 
     private BatchNorm(double eps, boolean batchStatistics, StatisticsSink sink) {
-        if (!(eps > 0) || !Double.isFinite(eps)) {
-            throw new IllegalArgumentException("batch norm eps must be positive and finite, got " + eps);
-        }
+        BatchNormColumns.checkEps(eps);
         this.eps = eps;
         this.batchStatistics = batchStatistics;
         this.sink = sink;
@@ -113,10 +111,7 @@ public final class BatchNorm implements Op<BatchNorm.Saved> {
         double[] mean;
         double[] variance;
         if (batchStatistics) {
-            if (n < 2) {
-                throw new IllegalArgumentException("batch norm in training mode needs at least 2 rows per batch, got "
-                        + n + "; switch the model to eval mode to score single rows");
-            }
+            BatchNormColumns.checkTrainingRows(n);
             double[][] stats = x.dtype() == DType.F32 ? statisticsF32(x.f32(), n, c) : statisticsF64(x.f64(), n, c);
             mean = stats[0];
             variance = stats[1];
@@ -127,10 +122,7 @@ public final class BatchNorm implements Op<BatchNorm.Saved> {
             mean = in[3].toDoubleArray();
             variance = in[4].toDoubleArray();
         }
-        double[] invStd = new double[c];
-        for (int j = 0; j < c; j++) {
-            invStd[j] = 1.0 / Math.sqrt(variance[j] + eps);
-        }
+        double[] invStd = BatchNormColumns.invStd(variance, eps);
         double[] gamma = in[1].toDoubleArray();
         double[] beta = in[2].toDoubleArray();
         Tensor y = Tensor.zerosLike(x);
@@ -165,34 +157,22 @@ public final class BatchNorm implements Op<BatchNorm.Saved> {
         }
         double[] invStd = s.invStd();
         if (needs[1]) {
-            grads[1] = Tensor.zeros(x.dtype(), c);
-            for (int j = 0; j < c; j++) {
-                grads[1].set(j, sumDyXc[j] * invStd[j]);
-            }
+            grads[1] = BatchNormColumns.gammaGradient(x.dtype(), sumDyXc, invStd);
         }
         if (needs[2]) {
-            grads[2] = Tensor.zeros(x.dtype(), c);
-            for (int j = 0; j < c; j++) {
-                grads[2].set(j, sumDy[j]);
-            }
+            grads[2] = BatchNormColumns.vector(x.dtype(), sumDy);
         }
         if (needs[0]) {
-            // dx = k dy + b (x - mu) + c0 with k = gamma invstd, expanding the formula above:
-            // b = -k invstd^2 sum(dy (x - mu)) / n, c0 = -k sum(dy) / n; b = c0 = 0 in inference.
-            double[] k = new double[c];
-            double[] b = new double[c];
-            double[] c0 = new double[c];
-            for (int j = 0; j < c; j++) {
-                k[j] = s.gamma()[j] * invStd[j];
-                if (s.batchStatistics()) {
-                    b[j] = -k[j] * invStd[j] * invStd[j] * sumDyXc[j] / n;
-                    c0[j] = -k[j] * sumDy[j] / n;
-                }
-            }
+            // dx = k dy + b (x - mu) + c0, expanding the formula above; b = c0 = 0 in inference.
+            double[][] coefficients = BatchNormColumns.inputGradientCoefficients(s.gamma(), invStd,
+                    s.batchStatistics() ? sumDy : null, sumDyXc, n);
             grads[0] = Tensor.zerosLike(x);
             if (x.dtype() == DType.F32) {
-                inputGradientF32(x.f32(), g.f32(), grads[0].f32(), n, c, s.mean(), k, b, c0);
+                inputGradientF32(x.f32(), g.f32(), grads[0].f32(), n, c, s.mean(), coefficients);
             } else {
+                double[] k = coefficients[0];
+                double[] b = coefficients[1];
+                double[] c0 = coefficients[2];
                 double[] xs = x.f64();
                 double[] gs = g.f64();
                 double[] ds = grads[0].f64();
@@ -238,28 +218,7 @@ public final class BatchNorm implements Op<BatchNorm.Saved> {
             sums[t] = s;
             m2[t] = q;
         });
-        double[] mean = new double[c];
-        for (int t = 0; t < chunks; t++) {
-            for (int j = 0; j < c; j++) {
-                mean[j] += sums[t][j];
-            }
-        }
-        for (int j = 0; j < c; j++) {
-            mean[j] /= n;
-        }
-        // Chan et al.: M2 = sum_t [M2_t + n_t (mean_t - mean)^2].
-        double[] variance = new double[c];
-        for (int t = 0; t < chunks; t++) {
-            int nt = Math.min(n, (t + 1) * h) - t * h;
-            for (int j = 0; j < c; j++) {
-                double d = sums[t][j] / nt - mean[j];
-                variance[j] += m2[t][j] + nt * d * d;
-            }
-        }
-        for (int j = 0; j < c; j++) {
-            variance[j] /= n;
-        }
-        return new double[][] {mean, variance};
+        return BatchNormColumns.combine(sums, m2, n, c);
     }
 
     private static double[][] statisticsF64(double[] xs, int n, int c) {
@@ -282,16 +241,12 @@ public final class BatchNorm implements Op<BatchNorm.Saved> {
 
     private static void normalizeF32(float[] xs, float[] ys, int n, int c, double[] mean, double[] invStd,
             double[] gamma, double[] beta) {
-        float[] mu = new float[c];
-        float[] scale = new float[c];
-        float[] shift = new float[c];
-        for (int j = 0; j < c; j++) {
-            // x - mu[j] is exact for x near the mean (Sterbenz); the part of the mean that float32
-            // cannot hold goes into the shift, so a large mean does not cost the small deviations.
-            mu[j] = (float) mean[j];
-            scale[j] = (float) (gamma[j] * invStd[j]);
-            shift[j] = (float) (beta[j] - (mean[j] - mu[j]) * gamma[j] * invStd[j]);
-        }
+        // x - mu[j] is exact for x near the mean (Sterbenz); the part of the mean that float32
+        // cannot hold goes into the shift, so a large mean does not cost the small deviations.
+        float[] mu = BatchNormColumns.floatMeans(mean);
+        float[][] affine = BatchNormColumns.normalizationF32(mean, mu, invStd, gamma, beta);
+        float[] scale = affine[0];
+        float[] shift = affine[1];
         int h = RowChunks.height(c);
         Parallel.forEach(RowChunks.count(n, c), t -> {
             for (int i = t * h; i < Math.min(n, (t + 1) * h); i++) {
@@ -305,10 +260,7 @@ public final class BatchNorm implements Op<BatchNorm.Saved> {
 
     /** {sum_i dy_ij, sum_i dy_ij (x_ij - mu_j)} per column. */
     private static double[][] gradientSumsF32(float[] xs, float[] gs, int n, int c, double[] mean) {
-        float[] mu = new float[c];
-        for (int j = 0; j < c; j++) {
-            mu[j] = (float) mean[j];
-        }
+        float[] mu = BatchNormColumns.floatMeans(mean);
         int h = RowChunks.height(c);
         int chunks = RowChunks.count(n, c);
         double[][] sumDy = new double[chunks][];
@@ -327,17 +279,7 @@ public final class BatchNorm implements Op<BatchNorm.Saved> {
             sumDy[t] = a;
             sumDyXc[t] = b;
         });
-        for (int t = 1; t < chunks; t++) {
-            for (int j = 0; j < c; j++) {
-                sumDy[0][j] += sumDy[t][j];
-                sumDyXc[0][j] += sumDyXc[t][j];
-            }
-        }
-        // The chunks summed dy (x - mu[j]); sum dy (x - mean) = that - (mean - mu[j]) sum dy.
-        for (int j = 0; j < c; j++) {
-            sumDyXc[0][j] -= (mean[j] - mu[j]) * sumDy[0][j];
-        }
-        return new double[][] {sumDy[0], sumDyXc[0]};
+        return BatchNormColumns.mergeGradientSums(sumDy, sumDyXc, mean, mu);
     }
 
     private static double[][] gradientSumsF64(double[] xs, double[] gs, int n, int c, double[] mean) {
@@ -354,18 +296,12 @@ public final class BatchNorm implements Op<BatchNorm.Saved> {
     }
 
     private static void inputGradientF32(float[] xs, float[] gs, float[] ds, int n, int c, double[] mean,
-            double[] k, double[] b, double[] c0) {
-        float[] mu = new float[c];
-        float[] kf = new float[c];
-        float[] bf = new float[c];
-        float[] cf = new float[c];
-        for (int j = 0; j < c; j++) {
-            // As in normalizeF32: b (x - mean) = b (x - mu[j]) - b (mean - mu[j]).
-            mu[j] = (float) mean[j];
-            kf[j] = (float) k[j];
-            bf[j] = (float) b[j];
-            cf[j] = (float) (c0[j] - b[j] * (mean[j] - mu[j]));
-        }
+            double[][] coefficients) {
+        float[] mu = BatchNormColumns.floatMeans(mean);
+        float[][] f = BatchNormColumns.inputGradientF32(coefficients, mean, mu);
+        float[] kf = f[0];
+        float[] bf = f[1];
+        float[] cf = f[2];
         int h = RowChunks.height(c);
         Parallel.forEach(RowChunks.count(n, c), t -> {
             for (int i = t * h; i < Math.min(n, (t + 1) * h); i++) {

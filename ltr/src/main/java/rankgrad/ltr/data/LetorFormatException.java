@@ -10,7 +10,13 @@ public final class LetorFormatException extends IOException {
     private final long line;
     private final String problem;
 
-    LetorFormatException(String file, long line, String problem) {
+    /**
+     * The problem {@code problem} at 1-based {@code line} of {@code file}, the name as the reader
+     * was given it (a local path, or a URI such as {@code hdfs://...} for readers of other file
+     * systems); {@code line} 0 when the problem is the whole file. The message is
+     * {@code file:line: problem}, or {@code file: problem} for line 0.
+     */
+    public LetorFormatException(String file, long line, String problem) {
         super(file + (line > 0 ? ":" + line : "") + ": " + problem);
         this.file = file;
         this.line = line;
