@@ -418,17 +418,21 @@ public final class LetorReader {
                 throw new LetorFormatException(name, line, "feature index 0: indices are 1-based (scikit-learn writes 1-based"
                         + " files with dump_svmlight_file(..., zero_based=False))");
             }
-            String shown = index == AsciiNumbers.TOO_LARGE ? Printable.of(b, from, to) : Long.toString(index);
             if (maxFeatures > 0 && index > maxFeatures && !dropWider) {
-                throw new LetorFormatException(name, line, "feature index " + shown + " exceeds the " + maxFeatures
-                        + " features expected");
+                throw new LetorFormatException(name, line, "feature index " + shown(index, b, from, to) + " exceeds the "
+                        + maxFeatures + " features expected");
             }
             if (index > MAX_FEATURES) {
-                throw new LetorFormatException(name, line, "feature index " + shown + " is above " + MAX_FEATURES
+                throw new LetorFormatException(name, line, "feature index " + shown(index, b, from, to) + " is above " + MAX_FEATURES
                         + " (2^20), the largest read: features are stored densely, one float per index up to the largest;"
                         + " number them compactly from 1");
             }
             return (int) index;
+        }
+
+        /** An index as an error message shows it; made only for the message (formatting every index showed in profiles). */
+        private static String shown(long index, byte[] b, int from, int to) {
+            return index == AsciiNumbers.TOO_LARGE ? Printable.of(b, from, to) : Long.toString(index);
         }
 
         private float number(byte[] b, int from, int to, long line, String what) throws LetorFormatException {
