@@ -11,6 +11,7 @@ import rankgrad.autodiff.Var;
 import rankgrad.autodiff.ops.AttentionLayout;
 import rankgrad.autodiff.ops.AttentionMix;
 import rankgrad.autodiff.ops.AttentionScores;
+import rankgrad.autodiff.ops.LayerNorm;
 import rankgrad.autodiff.ops.RaggedSoftmax;
 
 /**
@@ -102,9 +103,14 @@ public final class OpCases {
 
     /**
      * The listwise-attention ops on two lists of d0 and d1 documents: the ragged softmax over rows
-     * of d0, d1 and d2 values, and scores, softmax and mix together (2 heads of d2 columns).
+     * of d0, d1 and d2 values, scores, softmax and mix together (2 heads of d2 columns), and the
+     * layer norm of the attention block.
      */
     private static void attention(List<OpCase> cases) {
+        // eps 1e-2, not PyTorch's 1e-5: a generated row of nearly equal values would otherwise put
+        // 1/sqrt(var + eps) where a central difference of step 1e-6 is no longer accurate.
+        cases.add(OpCase.of("layerNorm d0 x (d1 + 2)", d -> shapes(m(d[0], d[1] + 2), v(d[1] + 2), v(d[1] + 2)), LO, HI,
+                x -> Var.apply(new LayerNorm(1e-2), x[0], x[1], x[2])));
         cases.add(new OpCase("raggedSoftmax rows d0, d1, d2", d -> shapes(v(d[0] + d[1] + d[2])), -3, 3,
                 (e, x) -> Var.apply(new RaggedSoftmax(new int[] {0, e.dims()[0], e.dims()[0] + e.dims()[1],
                     x[0].value().size()}), x[0])));
