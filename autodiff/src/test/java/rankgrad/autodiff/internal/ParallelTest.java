@@ -2,10 +2,17 @@ package rankgrad.autodiff.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +42,7 @@ class ParallelTest {
             for (int pass = 0; pass < 2000; pass++) {
                 int tasks = pass % 37;
                 int[] expected = new int[tasks];
-                java.util.Arrays.fill(expected, 1);
+                Arrays.fill(expected, 1);
                 assertArrayEquals(expected, runCounts(tasks), threads + " threads, pass " + pass);
             }
         }
@@ -71,7 +78,7 @@ class ParallelTest {
             callers[c].start();
         }
         int[] expected = new int[100];
-        java.util.Arrays.fill(expected, 200);
+        Arrays.fill(expected, 200);
         for (int c = 0; c < callers.length; c++) {
             callers[c].join();
             assertArrayEquals(expected, results[c], "caller " + c);
@@ -87,11 +94,50 @@ class ParallelTest {
                 throw boom;
             }
         }));
-        // The pool may rethrow a copy made in the calling thread, with the original as its cause.
-        assertTrue(thrown == boom || thrown.getCause() == boom, "rethrown: " + thrown);
+        assertSame(boom, thrown);
         // The pool still works afterwards.
         int[] ones = new int[20];
-        java.util.Arrays.fill(ones, 1);
+        Arrays.fill(ones, 1);
         assertArrayEquals(ones, runCounts(20));
+    }
+
+    @Test
+    void aCallerThatParkedWhileAWorkerFinishesIsWoken() {
+        // Each task outlasts the spin window many times over, so the caller parks in every pass and
+        // only the worker that finishes the last task can wake it; a lost wake-up hangs this test.
+        Parallel.setThreads(2);
+        long sleep = 20 * Parallel.SPIN_NANOS;
+        for (int pass = 0; pass < 50; pass++) {
+            AtomicIntegerArray runs = new AtomicIntegerArray(3);
+            Parallel.forEach(3, t -> {
+                LockSupport.parkNanos(sleep);
+                runs.incrementAndGet(t);
+            });
+            for (int t = 0; t < 3; t++) {
+                assertEquals(1, runs.get(t), "pass " + pass + ", task " + t);
+            }
+        }
+    }
+
+    @Test
+    void workersThatParkedAfterAnIdleGapTakeTheNextPass() throws InterruptedException {
+        Parallel.setThreads(3);
+        for (int pass = 0; pass < 20; pass++) {
+            // Longer than the spin window: the workers park between passes and must be unparked.
+            Thread.sleep(1);
+            Set<Thread> ran = ConcurrentHashMap.newKeySet();
+            CountDownLatch all = new CountDownLatch(3);
+            Parallel.forEach(3, t -> {
+                ran.add(Thread.currentThread());
+                all.countDown();
+                try {
+                    // Holds each thread until all three tasks have started, so three threads ran them.
+                    assertTrue(all.await(10, TimeUnit.SECONDS), "a worker never woke");
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertEquals(3, ran.size(), "pass " + pass);
+        }
     }
 }
