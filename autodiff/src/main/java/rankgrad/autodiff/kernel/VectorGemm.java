@@ -73,6 +73,8 @@ final class VectorGemm {
     private static final ThreadLocal<float[]> TASK_SCRATCH = new ThreadLocal<>();
     /** One k-block of a transposed A packed into strips by a task, kept by the worker thread. */
     private static final ThreadLocal<float[]> A_SCRATCH = new ThreadLocal<>();
+    /** The edge tile of C a micro-kernel stores before copying its valid part, kept by the worker thread. */
+    private static final ThreadLocal<float[]> TILE_SCRATCH = new ThreadLocal<>();
     /**
      * Vectors of MR = 8 floats (256 bits), the copy unit of {@link #packTransposedA}; null where such vectors
      * would be emulated in software (float vectors narrower than MR), and the copy is scalar.
@@ -264,7 +266,7 @@ final class VectorGemm {
         int dstOff = chunk == 0 ? 0 : (chunk - 1) * m * n;
         int aRs = transA ? 1 : k;
         int aCs = transA ? m : 1;
-        float[] tile = new float[MR * 3 * L];
+        float[] tile = scratch(TILE_SCRATCH, MR * 3 * L);
         float[] own = plan.packPerTask() ? scratch(TASK_SCRATCH, KC * NC_VECTORS * L) : null;
         float[] pb = plan.packPerTask() ? own : shared;
         // Equal k-blocks of at most KC: a short last block would pay a full load and store of C.
