@@ -30,8 +30,9 @@ import rankgrad.ltr.model.RankingModel;
 
 /**
  * One training step of Yu's R4.L (4 x 100 ReLU + BatchNorm, linear output) with twin-sigmoid
- * nDCG-type3 on 128 queries x 120 documents x 136 features (15,360 rows, about 4 GFLOP):
- * forward, loss, backward, Adam. The reference is the same step in PyTorch 2.x CPU
+ * nDCG-type3 on 128 queries x 120 documents x 136 features (15,360 rows, about 4 GFLOP), and
+ * on the demo's batch of 64 queries x 50 documents x 50 features ({@code -p batch=64x50x50}, the
+ * step of {@code scripts/bench-epoch}): forward, loss, backward, Adam. The reference is the same step in PyTorch 2.x CPU
  * ({@code benchmarks/reference/torch_reference.py step}, run by {@code scripts/bench-training} in the
  * same run). The scalar fallback: {@code -jvmArgsAppend -Drankgrad.kernels=scalar}.
  *
@@ -53,11 +54,15 @@ public class TrainingStepBenchmark {
     @Param({"R4.L"})
     public String model;
 
+    /** Queries x documents per query x features. */
+    @Param({"128x120x136"})
+    public String batch;
+
     private RankingModel ranker;
     private RankingLoss objective;
     private Adam adam;
     private Tensor x;
-    private QueryBatch batch;
+    private QueryBatch labels;
     private long step;
     private Kernels kernels;
     /** Per linear layer: in, out, then its operand buffers. */
@@ -67,22 +72,23 @@ public class TrainingStepBenchmark {
 
     @Setup
     public void setUp() {
-        int queries = 128;
-        int docs = 120;
-        int features = 136;
+        String[] dims = batch.split("x");
+        int queries = Integer.parseInt(dims[0]);
+        int docs = Integer.parseInt(dims[1]);
+        int features = Integer.parseInt(dims[2]);
         SplittableRandom rng = new SplittableRandom(42);
         float[] data = new float[queries * docs * features];
         for (int i = 0; i < data.length; i++) {
             data[i] = (float) rng.nextGaussian();
         }
-        float[][] labels = new float[queries][docs];
-        for (float[] q : labels) {
+        float[][] grades = new float[queries][docs];
+        for (float[] q : grades) {
             for (int i = 0; i < docs; i++) {
                 q[i] = rng.nextInt(5);
             }
         }
         x = Tensor.of(data, queries * docs, features);
-        batch = QueryBatch.of(labels);
+        labels = QueryBatch.of(grades);
         ranker = RankingModel.create(model, features, new Normalization.None(), 1);
         ranker.train();
         objective = Losses.parse(loss, 1).forRun(1_000_000);
@@ -112,7 +118,7 @@ public class TrainingStepBenchmark {
     @Benchmark
     public double step() {
         adam.zeroGrad();
-        Var l = objective.atStep(++step).loss(ranker.forward(x), batch);
+        Var l = objective.atStep(++step).loss(ranker.forward(x), labels);
         l.backward();
         adam.step();
         return l.value().item();
