@@ -15,8 +15,14 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
-/** The pool runs every task exactly once, from any caller, and reports a task's failure. */
+/**
+ * The team runs every task exactly once, from any caller, and reports a task's failure. A lost
+ * wake-up hangs a pass forever; the timeout runs each test on its own thread (an interrupt alone
+ * would not end such a pass) and turns the hang into a failure.
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ParallelTest {
     private final int before = Parallel.threads();
 
@@ -95,7 +101,7 @@ class ParallelTest {
             }
         }));
         assertSame(boom, thrown);
-        // The pool still works afterwards.
+        // The team still works afterwards.
         int[] ones = new int[20];
         Arrays.fill(ones, 1);
         assertArrayEquals(ones, runCounts(20));
@@ -103,19 +109,24 @@ class ParallelTest {
 
     @Test
     void aCallerThatParkedWhileAWorkerFinishesIsWoken() {
-        // Each task outlasts the spin window many times over, so the caller parks in every pass and
-        // only the worker that finishes the last task can wake it; a lost wake-up hangs this test.
+        // Each thread holds one of the two tasks until both have started; then the worker's task
+        // outlasts the spin window twenty times over, so the caller, done first, parks in every pass
+        // and only the worker finishing the last task can wake it (the 50 passes take about 50 ms).
         Parallel.setThreads(2);
-        long sleep = 20 * Parallel.SPIN_NANOS;
+        Thread caller = Thread.currentThread();
         for (int pass = 0; pass < 50; pass++) {
-            AtomicIntegerArray runs = new AtomicIntegerArray(3);
-            Parallel.forEach(3, t -> {
-                LockSupport.parkNanos(sleep);
+            AtomicIntegerArray runs = new AtomicIntegerArray(2);
+            CountDownLatch started = new CountDownLatch(2);
+            Parallel.forEach(2, t -> {
+                started.countDown();
+                awaitOrFail(started);
+                if (Thread.currentThread() != caller) {
+                    LockSupport.parkNanos(20 * Parallel.SPIN_NANOS);
+                }
                 runs.incrementAndGet(t);
             });
-            for (int t = 0; t < 3; t++) {
-                assertEquals(1, runs.get(t), "pass " + pass + ", task " + t);
-            }
+            assertEquals(1, runs.get(0), "pass " + pass);
+            assertEquals(1, runs.get(1), "pass " + pass);
         }
     }
 
@@ -130,14 +141,19 @@ class ParallelTest {
             Parallel.forEach(3, t -> {
                 ran.add(Thread.currentThread());
                 all.countDown();
-                try {
-                    // Holds each thread until all three tasks have started, so three threads ran them.
-                    assertTrue(all.await(10, TimeUnit.SECONDS), "a worker never woke");
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
+                // Holds each thread until all three tasks have started, so three threads ran them.
+                awaitOrFail(all);
             });
             assertEquals(3, ran.size(), "pass " + pass);
+        }
+    }
+
+    /** Waits for the latch; a thread that never arrives fails the task, and so the pass. */
+    private static void awaitOrFail(CountDownLatch latch) {
+        try {
+            assertTrue(latch.await(10, TimeUnit.SECONDS), "a worker never took its task");
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
         }
     }
 }
