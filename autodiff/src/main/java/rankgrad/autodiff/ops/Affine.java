@@ -4,7 +4,6 @@ import java.util.Arrays;
 import java.util.Objects;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
-import rankgrad.autodiff.internal.Parallel;
 import rankgrad.autodiff.internal.Workspace;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.kernel.KernelProvider;
@@ -71,9 +70,8 @@ public final class Affine implements Op<Affine.Saved> {
             Kernels kern = KernelProvider.kernels();
             float[] ys = y.f32();
             float[] bs = b.f32();
-            int h = RowChunks.height(out);
-            Parallel.forEach(RowChunks.count(n, out), t -> {
-                for (int i = t * h; i < Math.min(n, (t + 1) * h); i++) {
+            RowChunks.forEach(n, out, (from, to) -> {
+                for (int i = from; i < to; i++) {
                     kern.addF32(ys, i * out, bs, 0, ys, i * out, out);
                 }
             });

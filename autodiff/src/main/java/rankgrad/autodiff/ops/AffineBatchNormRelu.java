@@ -5,7 +5,6 @@ import java.util.Objects;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
-import rankgrad.autodiff.internal.Parallel;
 import rankgrad.autodiff.internal.Workspace;
 import rankgrad.autodiff.kernel.KernelProvider;
 import rankgrad.autodiff.kernel.Kernels;
@@ -215,29 +214,20 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
     /** {mean, biased variance} of Z + b per column, as {@link BatchNorm} chunks and combines them. */
     private static double[][] statisticsF32(float[] zs, float[] bs, int n, int c) {
         Kernels kern = KernelProvider.kernels();
-        int h = RowChunks.height(c);
-        int chunks = RowChunks.count(n, c);
-        double[][] sums = new double[chunks][];
-        double[][] m2 = new double[chunks][];
-        Parallel.forEach(chunks, t -> {
-            int r0 = t * h;
-            int r1 = Math.min(n, r0 + h);
-            double[] s = new double[c];
-            for (int i = r0; i < r1; i++) {
+        double[][][] partial = RowChunks.reduce(n, c, 2, (from, to, acc) -> {
+            double[] s = acc[0];
+            for (int i = from; i < to; i++) {
                 kern.biasedColumnSumsF32(zs, i * c, bs, s, c);
             }
             double[] mu = new double[c];
             for (int j = 0; j < c; j++) {
-                mu[j] = s[j] / (r1 - r0);
+                mu[j] = s[j] / (to - from);
             }
-            double[] q = new double[c];
-            for (int i = r0; i < r1; i++) {
-                kern.biasedSquaredDeviationsF32(zs, i * c, bs, mu, q, c);
+            for (int i = from; i < to; i++) {
+                kern.biasedSquaredDeviationsF32(zs, i * c, bs, mu, acc[1], c);
             }
-            sums[t] = s;
-            m2[t] = q;
         });
-        return BatchNormColumns.combine(sums, m2, n, c);
+        return BatchNormColumns.combine(partial[0], partial[1], n, c);
     }
 
     private static double[][] statisticsF64(double[] zs, double[] bs, int n, int c) {
@@ -271,9 +261,8 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
         float[] scale = affine[0];
         float[] shift = affine[1];
         Kernels kern = KernelProvider.kernels();
-        int h = RowChunks.height(c);
-        Parallel.forEach(RowChunks.count(n, c), t -> {
-            for (int i = t * h; i < Math.min(n, (t + 1) * h); i++) {
+        RowChunks.forEach(n, c, (from, to) -> {
+            for (int i = from; i < to; i++) {
                 kern.batchNormReluF32(zs, bs, mu, scale, shift, ys, i * c, c);
             }
         });
@@ -283,21 +272,13 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
     private static double[][] gradientSumsF32(float[] ys, float[] gs, float[] zs, float[] bs, float[] mu,
             double[] mean, int n, int c) {
         Kernels kern = KernelProvider.kernels();
-        int h = RowChunks.height(c);
-        int chunks = RowChunks.count(n, c);
-        double[][] sumDy = new double[chunks][];
-        double[][] sumDyXc = new double[chunks][];
-        Parallel.forEach(chunks, t -> {
-            double[] a = new double[c];
-            double[] b = new double[c];
-            for (int i = t * h; i < Math.min(n, (t + 1) * h); i++) {
-                kern.batchNormReluSumsF32(ys, gs, zs, bs, mu, a, b, i * c, c);
+        double[][][] partial = RowChunks.reduce(n, c, 2, (from, to, acc) -> {
+            for (int i = from; i < to; i++) {
+                kern.batchNormReluSumsF32(ys, gs, zs, bs, mu, acc[0], acc[1], i * c, c);
             }
-            sumDy[t] = a;
-            sumDyXc[t] = b;
         });
         // The chunks summed dU (Z + b - mu[j]), corrected to dU (Z + b - mean) there.
-        return BatchNormColumns.mergeGradientSums(sumDy, sumDyXc, mean, mu);
+        return BatchNormColumns.mergeGradientSums(partial[0], partial[1], mean, mu);
     }
 
     private static double[][] gradientSumsF64(double[] ys, double[] gs, double[] zs, double[] bs, double[] mean,
@@ -326,23 +307,11 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
         float[] zs = s.z().f32();
         float[] bs = s.b().f32();
         Kernels kern = KernelProvider.kernels();
-        int h = RowChunks.height(c);
-        int chunks = RowChunks.count(n, c);
-        double[][] partial = new double[chunks][];
-        Parallel.forEach(chunks, t -> {
-            double[] col = new double[c];
-            for (int i = t * h; i < Math.min(n, (t + 1) * h); i++) {
-                kern.batchNormReluInputGradF32(ys, gs, zs, bs, mu, kf, bf, cf, ds, col, i * c, c);
+        return RowChunks.addInOrder(RowChunks.reduce(n, c, 1, (from, to, acc) -> {
+            for (int i = from; i < to; i++) {
+                kern.batchNormReluInputGradF32(ys, gs, zs, bs, mu, kf, bf, cf, ds, acc[0], i * c, c);
             }
-            partial[t] = col;
-        });
-        double[] total = partial[0];
-        for (int t = 1; t < chunks; t++) {
-            for (int j = 0; j < c; j++) {
-                total[j] += partial[t][j];
-            }
-        }
-        return total;
+        })[0]);
     }
 
     private static double[] inputGradientF64(Saved s, double[] gs, double[] ds, double[][] coefficients, int n,

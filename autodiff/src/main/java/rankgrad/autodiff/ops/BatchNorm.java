@@ -4,7 +4,6 @@ import java.util.Arrays;
 import java.util.Objects;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
-import rankgrad.autodiff.internal.Parallel;
 import rankgrad.autodiff.Tensor;
 
 /**
@@ -189,15 +188,9 @@ public final class BatchNorm implements Op<BatchNorm.Saved> {
 
     /** {mean, biased variance} per column, chunked and combined as the class notes say. */
     private static double[][] statisticsF32(float[] xs, int n, int c) {
-        int h = RowChunks.height(c);
-        int chunks = RowChunks.count(n, c);
-        double[][] sums = new double[chunks][];
-        double[][] m2 = new double[chunks][];
-        Parallel.forEach(chunks, t -> {
-            int r0 = t * h;
-            int r1 = Math.min(n, r0 + h);
-            double[] s = new double[c];
-            for (int i = r0; i < r1; i++) {
+        double[][][] partial = RowChunks.reduce(n, c, 2, (from, to, acc) -> {
+            double[] s = acc[0];
+            for (int i = from; i < to; i++) {
                 int o = i * c;
                 for (int j = 0; j < c; j++) {
                     s[j] += xs[o + j];
@@ -205,20 +198,18 @@ public final class BatchNorm implements Op<BatchNorm.Saved> {
             }
             double[] mu = new double[c];
             for (int j = 0; j < c; j++) {
-                mu[j] = s[j] / (r1 - r0);
+                mu[j] = s[j] / (to - from);
             }
-            double[] q = new double[c];
-            for (int i = r0; i < r1; i++) {
+            double[] q = acc[1];
+            for (int i = from; i < to; i++) {
                 int o = i * c;
                 for (int j = 0; j < c; j++) {
                     double d = xs[o + j] - mu[j];
                     q[j] += d * d;
                 }
             }
-            sums[t] = s;
-            m2[t] = q;
         });
-        return BatchNormColumns.combine(sums, m2, n, c);
+        return BatchNormColumns.combine(partial[0], partial[1], n, c);
     }
 
     private static double[][] statisticsF64(double[] xs, int n, int c) {
@@ -247,9 +238,8 @@ public final class BatchNorm implements Op<BatchNorm.Saved> {
         float[][] affine = BatchNormColumns.normalizationF32(mean, mu, invStd, gamma, beta);
         float[] scale = affine[0];
         float[] shift = affine[1];
-        int h = RowChunks.height(c);
-        Parallel.forEach(RowChunks.count(n, c), t -> {
-            for (int i = t * h; i < Math.min(n, (t + 1) * h); i++) {
+        RowChunks.forEach(n, c, (from, to) -> {
+            for (int i = from; i < to; i++) {
                 int o = i * c;
                 for (int j = 0; j < c; j++) {
                     ys[o + j] = (xs[o + j] - mu[j]) * scale[j] + shift[j];
@@ -261,14 +251,10 @@ public final class BatchNorm implements Op<BatchNorm.Saved> {
     /** {sum_i dy_ij, sum_i dy_ij (x_ij - mu_j)} per column. */
     private static double[][] gradientSumsF32(float[] xs, float[] gs, int n, int c, double[] mean) {
         float[] mu = BatchNormColumns.floatMeans(mean);
-        int h = RowChunks.height(c);
-        int chunks = RowChunks.count(n, c);
-        double[][] sumDy = new double[chunks][];
-        double[][] sumDyXc = new double[chunks][];
-        Parallel.forEach(chunks, t -> {
-            double[] a = new double[c];
-            double[] b = new double[c];
-            for (int i = t * h; i < Math.min(n, (t + 1) * h); i++) {
+        double[][][] partial = RowChunks.reduce(n, c, 2, (from, to, acc) -> {
+            double[] a = acc[0];
+            double[] b = acc[1];
+            for (int i = from; i < to; i++) {
                 int o = i * c;
                 for (int j = 0; j < c; j++) {
                     float dy = gs[o + j];
@@ -276,10 +262,8 @@ public final class BatchNorm implements Op<BatchNorm.Saved> {
                     b[j] += dy * (double) (xs[o + j] - mu[j]);
                 }
             }
-            sumDy[t] = a;
-            sumDyXc[t] = b;
         });
-        return BatchNormColumns.mergeGradientSums(sumDy, sumDyXc, mean, mu);
+        return BatchNormColumns.mergeGradientSums(partial[0], partial[1], mean, mu);
     }
 
     private static double[][] gradientSumsF64(double[] xs, double[] gs, int n, int c, double[] mean) {
@@ -302,9 +286,8 @@ public final class BatchNorm implements Op<BatchNorm.Saved> {
         float[] kf = f[0];
         float[] bf = f[1];
         float[] cf = f[2];
-        int h = RowChunks.height(c);
-        Parallel.forEach(RowChunks.count(n, c), t -> {
-            for (int i = t * h; i < Math.min(n, (t + 1) * h); i++) {
+        RowChunks.forEach(n, c, (from, to) -> {
+            for (int i = from; i < to; i++) {
                 int o = i * c;
                 for (int j = 0; j < c; j++) {
                     ds[o + j] = kf[j] * gs[o + j] + bf[j] * (xs[o + j] - mu[j]) + cf[j];
