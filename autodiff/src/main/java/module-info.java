@@ -1,23 +1,19 @@
 /**
- * The autodiff engine: tensors, reverse-mode differentiation, layers and optimizers, on the JDK
+ * The reverse-mode autodiff engine: {@link rankgrad.autodiff.Tensor}, {@link rankgrad.autodiff.Var},
+ * the custom-gradient node {@link rankgrad.autodiff.Op}, {@link rankgrad.autodiff.NoGrad}, the op
+ * catalogue {@link rankgrad.autodiff.Ops} and {@link rankgrad.autodiff.GradientCheck}, on the JDK
  * alone.
  *
- * <p>{@code jdk.incubator.vector} is optional ({@code requires static}): without {@code
- * --add-modules jdk.incubator.vector} the module resolves, links nothing against the Vector API
- * and runs the scalar kernels (one log line says so). The kernels ({@code rankgrad.autodiff.kernel})
- * are not exported; the SIMD layer and the worker pool are exported only to {@code rankgrad.ltr},
- * whose pair kernels and loss ops share them (Lucene's {@code internal.vectorization} pattern).
+ * <p>The op classes ({@code rankgrad.autodiff.ops}) are reached through {@code Ops}; they are
+ * exported only to {@code rankgrad.nn}, whose fused layers compute the same bits as the ops they
+ * replace and so share their arithmetic (docs/design.md §2, fused nodes).
  */
-// "module": the qualified exports name rankgrad.ltr, which is built after this module.
+// "module": the qualified export names a module built after this one.
 @SuppressWarnings("module")
 module rankgrad.autodiff {
-    requires static jdk.incubator.vector;
+    requires transitive rankgrad.simd;
 
     exports rankgrad.autodiff;
-    exports rankgrad.autodiff.nn;
-    exports rankgrad.autodiff.ops;
-    exports rankgrad.autodiff.optim;
 
-    exports rankgrad.autodiff.internal to rankgrad.ltr;
-    exports rankgrad.autodiff.internal.simd to rankgrad.ltr;
+    exports rankgrad.autodiff.ops to rankgrad.nn;
 }

@@ -3,7 +3,7 @@ package rankgrad.autodiff.ops;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
-import rankgrad.autodiff.kernel.KernelProvider;
+import rankgrad.simd.KernelProvider;
 
 /**
  * C = op(A) op(B) for matrices, where op(X) is X or its transpose. With dC = dL/dC:
@@ -69,7 +69,7 @@ public final class MatMul implements Op<MatMul.Saved> {
     }
 
     /** C (m x n) = op(A) op(B) with the chosen kernels. */
-    static Tensor gemm(boolean ta, boolean tb, int m, int n, int k, Tensor a, Tensor b) {
+    public static Tensor gemm(boolean ta, boolean tb, int m, int n, int k, Tensor a, Tensor b) {
         if (a.dtype() != b.dtype()) {
             throw new IllegalArgumentException("dtypes differ: " + a.dtype() + " and " + b.dtype());
         }

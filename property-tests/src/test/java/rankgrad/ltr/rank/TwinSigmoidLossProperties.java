@@ -8,7 +8,7 @@ import static org.quicktheories.generators.SourceDSL.integers;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import rankgrad.autodiff.DType;
-import rankgrad.autodiff.internal.Parallel;
+import rankgrad.simd.Parallel;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
