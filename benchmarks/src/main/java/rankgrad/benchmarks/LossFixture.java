@@ -4,11 +4,10 @@ import java.util.SplittableRandom;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.RankingLoss;
 import rankgrad.ltr.loss.Losses;
-import rankgrad.ltr.internal.pairwise.CpuPairwiseBackend;
-import rankgrad.ltr.internal.pairwise.PairKernelProvider;
 import rankgrad.ltr.pairwise.PairwiseBackend;
+import rankgrad.ltr.pairwise.PairwiseBackends;
 
 /**
  * A ragged batch of {@code queries} x {@code m} documents (float32 scores ~ N(0, 1), grades 0..4
@@ -32,14 +31,14 @@ final class LossFixture {
         for (int i = 0; i < scores.length; i++) {
             scores[i] = (float) rng.nextGaussian();
         }
-        PairwiseBackend backend = CpuPairwiseBackend.withKernels(switch (kernels) {
-            case "vector" -> PairKernelProvider.kernels();
-            case "scalar" -> PairKernelProvider.scalar();
+        PairwiseBackend backend = switch (kernels) {
+            case "vector" -> PairwiseBackends.cpu();
+            case "scalar" -> PairwiseBackends.reference();
             default -> throw new IllegalArgumentException("kernels must be vector or scalar, got " + kernels);
-        });
+        };
         loss = Losses.parse(lossName, 1).forRun(1_000_000).withBackend(backend);
-        if (kernels.equals("vector") && !PairKernelProvider.kernels().name().startsWith("vector")) {
-            throw new IllegalStateException("the Vector API kernels did not load: " + PairKernelProvider.kernels().name());
+        if (kernels.equals("vector") && !backend.toString().contains("vector")) {
+            throw new IllegalStateException("the Vector API kernels did not load: " + backend);
         }
     }
 

@@ -14,12 +14,13 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import rankgrad.ltr.pairwise.BackwardType;
-import rankgrad.ltr.internal.pairwise.PairKernelProvider;
-import rankgrad.ltr.internal.pairwise.PairKernels;
+import rankgrad.ltr.pairwise.PairwiseBackend;
+import rankgrad.ltr.pairwise.PairwiseBackends;
 
 /**
- * The pair kernels alone, Vector API against the scalar reference, single-threaded: all m rows of
- * one query of m documents (m^2 pair terms), labels 0-4, scores uniform in [-3, 3) (the range a
+ * The pair kernels alone, Vector API against the scalar reference, single-threaded: the CPU
+ * backend ({@code cpu}) against the same backend on the scalar kernels ({@code reference}) on one
+ * query of m documents (m^2 pair terms), labels 0-4, scores uniform in [-3, 3) (the range a
  * trained model's scores stay in, where the float32 rank kernels use their exp-free factored path).
  * The score for a kernel is the time for one query; divide by m^2 for the time per pair. Warm-up
  * is long: until C2 compiles them, Vector API loops run hundreds of times slower than scalar ones.
@@ -30,7 +31,7 @@ import rankgrad.ltr.internal.pairwise.PairKernels;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-XX:+UseParallelGC"})
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-XX:+UseParallelGC", "-Drankgrad.threads=1"})
 @State(Scope.Benchmark)
 public class PairKernelBenchmark {
 
@@ -46,7 +47,8 @@ public class PairKernelBenchmark {
     @Param({"vector", "scalar"})
     public String impl;
 
-    private PairKernels kernels;
+    private PairwiseBackend backend;
+    private int[] offsets;
     private float[] s;
     private float[] y;
     private float[] g;
@@ -57,14 +59,15 @@ public class PairKernelBenchmark {
 
     @Setup
     public void setUp() {
-        kernels = switch (impl) {
-            case "vector" -> PairKernelProvider.kernels();
-            case "scalar" -> PairKernelProvider.scalar();
+        backend = switch (impl) {
+            case "vector" -> PairwiseBackends.cpu();
+            case "scalar" -> PairwiseBackends.reference();
             default -> throw new IllegalArgumentException("impl=" + impl + ": use vector or scalar");
         };
-        if (impl.equals("vector") && !kernels.name().startsWith("vector")) {
-            throw new IllegalStateException("Vector API pair kernels unavailable here: " + kernels.name());
+        if (impl.equals("vector") && !backend.toString().contains("vector")) {
+            throw new IllegalStateException("Vector API pair kernels unavailable here: " + backend);
         }
+        offsets = new int[] {0, m};
         SplittableRandom rnd = new SplittableRandom(42);
         s = new float[m];
         y = new float[m];
@@ -86,12 +89,12 @@ public class PairKernelBenchmark {
     @Benchmark
     public float[] rows() {
         switch (kernel) {
-            case "approxRanks" -> kernels.approxRanksF32(s, 0, m, 0, m, 10f, out);
-            case "rankGradient3" -> kernels.rankGradientF32(BackwardType.TYPE3, s, y, g, 0, m, 0, m, 1f, out);
-            case "hingeRanks" -> kernels.hingeRanksF32(s, y, 0, m, 0, m, 1f, out);
-            case "hingeRankGradient" -> kernels.hingeRankGradientF32(s, y, g, 0, m, 0, m, 1f, out);
-            case "rankNet" -> kernels.logisticPairsF32(s, y, null, null, 0, m, 0, m, 1f, out, cost);
-            case "lambdaRank" -> kernels.logisticPairsF32(s, y, gain, disc, 0, m, 0, m, 1f, out, cost);
+            case "approxRanks" -> backend.approxRanksF32(s, offsets, 10f, out);
+            case "rankGradient3" -> backend.rankGradientF32(BackwardType.TYPE3, 1f, s, y, offsets, g, out);
+            case "hingeRanks" -> backend.hingeRanksF32(1f, s, y, offsets, out);
+            case "hingeRankGradient" -> backend.hingeRankGradientF32(1f, s, y, offsets, g, out);
+            case "rankNet" -> backend.logisticPairsF32(1f, s, y, null, null, offsets, out, cost);
+            case "lambdaRank" -> backend.logisticPairsF32(1f, s, y, gain, disc, offsets, out, cost);
             default -> throw new IllegalArgumentException("kernel=" + kernel);
         }
         return out;

@@ -23,7 +23,7 @@ import rankgrad.nn.Layer;
 import rankgrad.nn.Linear;
 import rankgrad.nn.optim.Adam;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.RankingLoss;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.loss.Losses;
 import rankgrad.ltr.model.RankingModel;

@@ -24,6 +24,16 @@ class BackendOptionTest {
     }
 
     @Test
+    void everyRegisteredBackendNameIsAccepted() {
+        // rankgrad-ranking registers "reference" (the CPU backend on the scalar kernels) through
+        // ServiceLoader; no list in the CLI names it.
+        assertTrue(BackendOption.accepted().contains("reference"), BackendOption.accepted().toString());
+        assertEquals("reference", new BackendOption.Name().convert("reference"));
+        CliTest.Run r = CliTest.run("train", "--backend", "gpu");
+        assertTrue(r.err().contains("reference"), r.err());
+    }
+
+    @Test
     void autoTrainsOnTheCpuWhereTornadoVmIsAbsent() throws Exception {
         assertEquals(0, CliTest.run("generate", "cubic", "--out", dir.toString(), "--queries", "12,6,6", "--docs", "8",
                 "--features", "4").code());

@@ -33,7 +33,7 @@ import rankgrad.ltr.model.RankingModel;
 class EvalRunsTest {
     private static final Path GROUPED = Path.of("src/test/resources/grouped");
     /** The trec_eval 10.0 fixtures of the ltr module (see TrecEvalAgreementTest for how they were made). */
-    private static final Path TREC = Path.of("../ltr/src/test/resources/trec_eval");
+    private static final Path TREC = Path.of("../eval/src/test/resources/trec_eval");
 
     @TempDir
     Path dir;

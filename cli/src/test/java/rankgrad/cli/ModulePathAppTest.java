@@ -21,16 +21,48 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rankgrad.autodiff.Tensor;
 import rankgrad.ltr.QueryBatch;
+import rankgrad.ltr.data.CubicData;
+import rankgrad.ltr.data.Dataset;
+import rankgrad.ltr.data.Normalization;
+import rankgrad.ltr.model.ModelFile;
+import rankgrad.ltr.model.RankingModel;
+import rankgrad.nn.Mlp;
+import rankgrad.simd.Kernels;
 
 /**
  * An application that embeds rankgrad, compiled here and run in child JVMs as a user would run it:
- * as a named module ({@code requires rankgrad.ltr}) on the module path and as plain classes on the
- * class path, each with and without {@code --add-modules jdk.incubator.vector}. The autodiff and
- * ltr modules come from where this test loads them (their classes folders or jars, both carry
- * module-info). It trains 20 Adam steps of ApproxNDCG on two queries and prints the loss.
+ * as a named module ({@code requires rankgrad.ranking}) on the module path and as plain classes on
+ * the class path, each with and without {@code --add-modules jdk.incubator.vector}. The core
+ * modules come from where this test loads them (their classes folders or jars, both carry
+ * module-info). It trains 20 Adam steps of ApproxNDCG on two queries and prints the loss. A
+ * second app requires only {@code rankgrad.serving} and scores a model file with the serving
+ * floors alone on its module path (no trainer, readers or checkpoints).
  */
 class ModulePathAppTest {
-    private static final String MODULE_INFO = "module app {\n    requires rankgrad.ltr;\n}\n";
+    private static final String MODULE_INFO = "module app {\n    requires rankgrad.ranking;\n    requires rankgrad.nn;\n}\n";
+    private static final String SERVING_MODULE_INFO = "module app {\n    requires rankgrad.serving;\n}\n";
+    /** The serving app: load a model file, score one query given on the command line, print the scores. */
+    private static final String SERVING_MAIN = """
+            package app;
+
+            import java.nio.file.Path;
+            import rankgrad.ltr.model.ModelFile;
+            import rankgrad.ltr.model.Scorer;
+
+            public class Serve {
+                public static void main(String[] args) throws Exception {
+                    Scorer scorer = ModelFile.read(Path.of(args[0])).scorer();
+                    int docs = Integer.parseInt(args[1]);
+                    float[] rows = new float[args.length - 2];
+                    for (int i = 0; i < rows.length; i++) {
+                        rows[i] = Float.parseFloat(args[i + 2]);
+                    }
+                    for (float s : scorer.score(rows, docs)) {
+                        System.out.println(s);
+                    }
+                }
+            }
+            """;
     private static final String MAIN = """
             package app;
 
@@ -40,7 +72,7 @@ class ModulePathAppTest {
             import rankgrad.nn.optim.Adam;
             import rankgrad.nn.optim.Optimizer;
             import rankgrad.ltr.QueryBatch;
-            import rankgrad.ltr.RankingLoss;
+            import rankgrad.ltr.loss.RankingLoss;
             import rankgrad.ltr.loss.Losses;
 
             public class Main {
@@ -64,7 +96,7 @@ class ModulePathAppTest {
                     }
                     String internal;
                     try {
-                        Class.forName("rankgrad.simd.Parallel").getMethod("threads").invoke(null);
+                        Class.forName("rankgrad.ltr.internal.pairwise.CpuPairwiseBackend").getMethod("create").invoke(null);
                         internal = "open";
                     } catch (IllegalAccessException e) {
                         internal = "refused";
@@ -82,9 +114,10 @@ class ModulePathAppTest {
 
     @BeforeAll
     static void compileTheApp() throws IOException, URISyntaxException {
-        libraries = location(Tensor.class) + File.pathSeparator + location(QueryBatch.class);
+        libraries = String.join(File.pathSeparator, location(Kernels.class), location(Tensor.class),
+                location(Mlp.class), location(QueryBatch.class));
         app = dir.resolve("app");
-        String errors = compile(dir.resolve("src"), "Main", MAIN, app);
+        String errors = compile(dir.resolve("src"), MODULE_INFO, "Main", MAIN, app, libraries);
         assertEquals("", errors, "the app compiles against the exported API");
     }
 
@@ -112,16 +145,52 @@ class ModulePathAppTest {
 
                 public class Peek {
                     public static void main(String[] args) {
-                        System.out.println(rankgrad.simd.Parallel.threads());
+                        System.out.println(rankgrad.simd.internal.VectorSupport.class);
                         System.out.println(rankgrad.ltr.internal.pairwise.CpuPairwiseBackend.create());
-                        System.out.println(rankgrad.ltr.io.Json.class);
+                        System.out.println(rankgrad.autodiff.ops.Add.INSTANCE);
                     }
                 }
                 """;
-        String errors = compile(dir.resolve("peek"), "Peek", peek, dir.resolve("peek-out"));
-        assertTrue(errors.contains("package rankgrad.simd is not visible"), errors);
+        String errors = compile(dir.resolve("peek"), MODULE_INFO, "Peek", peek, dir.resolve("peek-out"), libraries);
+        assertTrue(errors.contains("package rankgrad.simd.internal is not visible"), errors);
         assertTrue(errors.contains("package rankgrad.ltr.internal.pairwise is not visible"), errors);
-        assertTrue(errors.contains("package rankgrad.ltr.io is not visible"), errors);
+        assertTrue(errors.contains("package rankgrad.autodiff.ops is not visible"), errors);
+    }
+
+    @Test
+    void aServingAppScoresAModelFileWithTheServingFloorsAlone() throws Exception {
+        // A trained-shaped model (the default network, standardization fitted on cubic data), written as model.json.
+        Dataset train = CubicData.create(5, 3).sample("train", 20, 10, 4);
+        RankingModel model = RankingModel.create("R4.L", 5, Normalization.Standardization.fit(train), 7);
+        Path file = dir.resolve("model.json");
+        ModelFile.write(model, file);
+        float[] rows = train.queries().get(0).x();
+        int docs = train.queries().get(0).docs();
+
+        String serving = String.join(File.pathSeparator, libraries, location(ModelFile.class));
+        Path out = dir.resolve("serve-out");
+        assertEquals("", compile(dir.resolve("serve"), SERVING_MODULE_INFO, "Serve", SERVING_MAIN, out, serving));
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
+                "--add-modules", "jdk.incubator.vector", "--module-path", serving + File.pathSeparator + out,
+                "-m", "app/app.Serve", file.toString(), Integer.toString(docs)));
+        for (float v : rows) {
+            command.add(Float.toString(v));
+        }
+        Process p = new ProcessBuilder(command).start();
+        p.getOutputStream().close();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        String printed = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), err);
+        // The same file scored here: the same kernels (vector in both JVMs), so the same bits.
+        StringBuilder expected = new StringBuilder();
+        for (float s : ModelFile.read(file).scorer().score(rows, docs)) {
+            expected.append(s).append(System.lineSeparator());
+        }
+        assertEquals(expected.toString(), printed);
+        for (String absent : List.of("rankgrad.ltr.train", "rankgrad.ltr.letor", "rankgrad.ltr.eval")) {
+            assertFalse(serving.contains(absent.replace("rankgrad.ltr.", "/") + "/"), serving);
+        }
     }
 
     /** Runs the app and returns its loss line, after checking which kernels it chose and its access. */
@@ -154,9 +223,10 @@ class ModulePathAppTest {
     }
 
     /** Compiles module app (module-info plus one class) against the libraries; returns javac's errors. */
-    private static String compile(Path src, String className, String code, Path out) throws IOException {
+    private static String compile(Path src, String moduleInfo, String className, String code, Path out, String libraries)
+            throws IOException {
         Files.createDirectories(src.resolve("app"));
-        Files.writeString(src.resolve("module-info.java"), MODULE_INFO);
+        Files.writeString(src.resolve("module-info.java"), moduleInfo);
         Path source = src.resolve("app").resolve(className + ".java");
         Files.writeString(source, code);
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();

@@ -18,7 +18,6 @@ import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.testkit.RankingCases;
-import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.loss.LossFamily.Property;
 
 /**

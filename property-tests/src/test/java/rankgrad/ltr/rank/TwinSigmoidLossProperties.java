@@ -12,7 +12,7 @@ import rankgrad.simd.Parallel;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.RankingLoss;
 import rankgrad.ltr.loss.ApproxNdcgLoss;
 import rankgrad.ltr.loss.TwinSigmoidLoss;
 import rankgrad.ltr.metric.ExactMetrics;

@@ -3,7 +3,6 @@ package rankgrad.ltr.loss;
 import java.util.Objects;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.pairwise.PairwiseBackends;
 import rankgrad.ltr.rank.Inputs;

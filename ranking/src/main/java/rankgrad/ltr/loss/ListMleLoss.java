@@ -4,7 +4,6 @@ import java.util.SplittableRandom;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.Ranking;
-import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.rank.TieBreak;
 
 /**

@@ -3,7 +3,6 @@ package rankgrad.ltr.loss;
 import java.util.SplittableRandom;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.RankingLoss;
 
 /**
  * ListNet with top-one probabilities (Cao et al. 2007; DESIGN section 3.6): the cross-entropy

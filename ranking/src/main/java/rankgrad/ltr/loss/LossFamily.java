@@ -5,7 +5,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.regex.MatchResult;
 import java.util.regex.Pattern;
-import rankgrad.ltr.RankingLoss;
 
 /**
  * One row of the loss registry ({@link Losses#families()}): a family of losses by name. The

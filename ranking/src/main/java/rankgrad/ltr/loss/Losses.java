@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.MatchResult;
 import java.util.stream.Collectors;
-import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.loss.LossFamily.Property;
 import rankgrad.ltr.pairwise.BackwardType;
 import rankgrad.ltr.rank.RankMetric;

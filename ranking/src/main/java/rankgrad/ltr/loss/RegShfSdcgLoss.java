@@ -5,7 +5,6 @@ import java.util.SplittableRandom;
 import rankgrad.autodiff.Ops;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 
 /**

@@ -5,7 +5,6 @@ import java.util.Objects;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.Ranking;
-import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.metric.ExactMetrics;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.pairwise.PairwiseBackends;

@@ -1,5 +1,5 @@
 /**
- * Every ranking loss, each a {@link rankgrad.ltr.RankingLoss} whose per-query work runs inside one
+ * Every ranking loss, each a {@link rankgrad.ltr.loss.RankingLoss} whose per-query work runs inside one
  * custom-gradient node: the twin-sigmoid metric losses (Yu et al.), ApproxNDCG (Qin et al.; Bruch
  * et al.), SDCG, SHF-SDCG and REG-SHF-SDCG (Wu et al.), LambdaRank and RankNet (Burges et al.),
  * ListNet and ListMLE. The pairwise work runs in a {@link rankgrad.ltr.pairwise.PairwiseBackend}.

@@ -2,7 +2,6 @@ package rankgrad.ltr.loss;
 
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
-import rankgrad.ltr.RankingLoss;
 
 /**
  * The loss registry as test arguments: every loss-wide test takes its losses from here, so a new

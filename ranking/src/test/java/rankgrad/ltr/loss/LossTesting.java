@@ -3,7 +3,6 @@ package rankgrad.ltr.loss;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.RankingLoss;
 
 /** Runs a loss forward and backward on float64 scores. */
 final class LossTesting {

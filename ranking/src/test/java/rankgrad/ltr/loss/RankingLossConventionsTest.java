@@ -14,7 +14,6 @@ import rankgrad.simd.Parallel;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.loss.LossFamily.Property;
 import rankgrad.ltr.internal.pairwise.CpuPairwiseBackend;
 import rankgrad.ltr.internal.pairwise.PairKernelProvider;

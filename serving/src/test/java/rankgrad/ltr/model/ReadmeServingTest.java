@@ -70,7 +70,7 @@ class ReadmeServingTest {
 
     @Test
     void readmeShowsTheExampleAndOnlyImportsThatCompile() throws IOException {
-        String source = Files.readString(Path.of("src/test/java/rankgrad/ltr/ReadmeServingTest.java"));
+        String source = Files.readString(Path.of("src/test/java/rankgrad/ltr/model/ReadmeServingTest.java"));
         String readme = Files.readString(Path.of("../README.md"));
         String snippet = source.substring(source.indexOf("// README-serving:begin") + "// README-serving:begin".length(),
                 source.indexOf("// README-serving:end"));

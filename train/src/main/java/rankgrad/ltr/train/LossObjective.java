@@ -3,7 +3,7 @@ package rankgrad.ltr.train;
 import rankgrad.autodiff.NoGrad;
 import rankgrad.autodiff.Tensor;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.RankingLoss;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.model.RankingModel;
 

@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import rankgrad.nn.Mlp;
 import rankgrad.ltr.LibraryVersion;
-import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.RankingLoss;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.FeatureTransform;
 import rankgrad.ltr.data.Normalization;

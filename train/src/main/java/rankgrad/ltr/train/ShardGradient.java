@@ -5,7 +5,7 @@ import java.util.Map;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.RankingLoss;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.Query;
 import rankgrad.ltr.model.RankingModel;

@@ -1,7 +1,7 @@
 package rankgrad.ltr.train;
 
 import java.util.Map;
-import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.RankingLoss;
 import rankgrad.ltr.model.RankingModel;
 
 /**

@@ -14,7 +14,7 @@ import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.nn.optim.Optimizer;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.RankingLoss;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.Query;
 import rankgrad.ltr.model.NonFiniteScoreException;

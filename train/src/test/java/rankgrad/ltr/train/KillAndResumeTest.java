@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rankgrad.nn.Activation;
 import rankgrad.nn.Mlp;
-import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.RankingLoss;
 import rankgrad.ltr.data.CubicData;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.Normalization;

@@ -18,7 +18,7 @@ import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.nn.Activation;
 import rankgrad.nn.Mlp;
-import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.RankingLoss;
 import rankgrad.ltr.data.CubicData;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.Normalization;

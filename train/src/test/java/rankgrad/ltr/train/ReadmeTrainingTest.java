@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.RankingLoss;
 import rankgrad.ltr.data.CubicData;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.letor.LetorReader;
@@ -57,7 +57,7 @@ class ReadmeTrainingTest {
 
     @Test
     void readmeShowsThisSnippet() throws IOException {
-        String source = Files.readString(Path.of("src/test/java/rankgrad/ltr/ReadmeTrainingTest.java"));
+        String source = Files.readString(Path.of("src/test/java/rankgrad/ltr/train/ReadmeTrainingTest.java"));
         String snippet = source.substring(source.indexOf("// README:begin") + "// README:begin".length(),
                 source.indexOf("// README:end"));
         String readme = Files.readString(Path.of("../README.md"));
@@ -71,7 +71,7 @@ class ReadmeTrainingTest {
         List<String> needed = java.util.stream.Stream.concat(source.lines().filter(l -> (l.startsWith("import rankgrad.")
                 || l.equals("import java.io.IOException;") || l.equals("import java.nio.file.Path;"))
                 && !l.contains("CubicData") && !l.contains("LetorWriter")), java.util.stream.Stream.of(
-                        "import rankgrad.ltr.RankingLoss;")).sorted().toList();
+                        "import rankgrad.ltr.loss.RankingLoss;")).sorted().toList();
         assertEquals(needed, shown, "the README snippet's imports");
     }
 

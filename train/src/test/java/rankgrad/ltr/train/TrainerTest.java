@@ -24,7 +24,7 @@ import rankgrad.nn.Activation;
 import rankgrad.nn.BatchNorm1d;
 import rankgrad.nn.Mlp;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.RankingLoss;
 import rankgrad.ltr.data.CubicData;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.Normalization;

@@ -1,5 +1,6 @@
-package rankgrad.ltr;
+package rankgrad.ltr.loss;
 
+import rankgrad.ltr.QueryBatch;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 
