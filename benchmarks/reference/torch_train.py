@@ -1,7 +1,7 @@
 """The PyTorch 2.x reference training loop, written the way a PyTorch user would: the LETOR files read
 once into tensors, the same network, loss, optimizer, batch size and validation as `rankgrad train`'s
 defaults. It is the reference of the epoch benchmark (scripts/bench-epoch) and of the optimization
-gap (README, "The optimization gap to PyTorch"). By default:
+gap (docs/reproductions.md, "The optimization gap to PyTorch"). By default:
 
 - features: query-level z-score (per query and feature, population std; constant -> 0), done once;
 - network: Yu's R4.L, 4 x (Linear 100, BatchNorm1d, ReLU) then Linear 1 (PyTorch's default init);

@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** Runs the README's "Write your own differentiable op" snippet and checks the README still shows it. */
+/** Runs the "Write your own differentiable op" snippet of docs/library.md and checks the page still shows it. */
 class ReadmeCustomOpTest {
 
     // README:begin
@@ -42,9 +42,9 @@ class ReadmeCustomOpTest {
         String source = Files.readString(Path.of("src/test/java/rankgrad/autodiff/ReadmeCustomOpTest.java"));
         String snippet = source.substring(source.indexOf("// README:begin") + "// README:begin".length(),
                 source.indexOf("// README:end"));
-        String readme = Files.readString(Path.of("../README.md"));
+        String readme = Files.readString(Path.of("../docs/library.md"));
         assertTrue(normalize(readme).contains(normalize(snippet)),
-                "README.md must show the snippet of ReadmeCustomOpTest between the README markers");
+                "docs/library.md must show the snippet of ReadmeCustomOpTest between the README markers");
     }
 
     private static String normalize(String s) {

@@ -6,8 +6,8 @@ import rankgrad.autodiff.KernelInfo;
 
 /**
  * The warning a training command prints to stderr when the JVM runs the scalar reference kernels:
- * a log line is easy to miss, and training then takes several times longer (README, "The
- * incubator flag", has the measured cost). Says why and how to get the SIMD kernels.
+ * a log line is easy to miss, and training then takes several times longer (docs/performance.md,
+ * "Without the Vector API", has the measured cost). Says why and how to get the SIMD kernels.
  */
 final class ScalarKernelWarning {
     private ScalarKernelWarning() {

@@ -18,7 +18,7 @@ import rankgrad.ltr.letor.LetorWriter;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
 
-/** The README's attn example: train from the command line, predict whole queries, exports refuse with the reason. */
+/** The attn example of docs/cli.md: train from the command line, predict whole queries, exports refuse with the reason. */
 class ListwiseModelCliTest {
     private static final int D = 6;
 

@@ -22,7 +22,7 @@ import rankgrad.autodiff.Tensor;
  *       but Adam moves every weight by about lr per step whatever its gradient, so the relative
  *       step, the effective learning rate, is inversely proportional to the weights' scale. He's
  *       bound sqrt(6 / in) is sqrt(6) = 2.45 times larger and trains such a network the same way
- *       as a 2.45 times smaller learning rate would: on the README's demo data R4.L with
+ *       as a 2.45 times smaller learning rate would: on the demo's data R4.L with (docs/reproductions.md)
  *       nDCG-type3 reached validation NDCG@5 0.862 after 5 epochs with it, 0.899 with this one
  *       (PyTorch, same loop: 0.863 and 0.896).
  * </ul>

@@ -18,7 +18,7 @@ import rankgrad.ltr.model.RankingModel;
 /**
  * Exports a model as ONNX (IR version {@value #IR_VERSION}, default operator set
  * {@value #OPSET_VERSION}), for ONNX Runtime and the servers built on it. The graph computes what
- * {@link RankingModel#score} computes, in float32:
+ * the model's {@link RankingModel#scorer() scorer} computes, in float32:
  *
  * <pre>
  *   input  "features"  float32 [documents, d]   raw feature values, LETOR feature j in column j - 1

@@ -11,7 +11,7 @@ import rankgrad.ltr.rank.RankMetric;
 /**
  * An exact IR metric with its conventions: what a differentiable metric computed from rank
  * variables must equal when the ranks are exact (Yu et al. 2020, Sec. 3.3: r_bar_p = p at exact
- * ranks, so Eq. 13-16 reduce to the metrics' definitions; DESIGN section 3.3). See
+ * ranks, so Eq. 13-16 reduce to the metrics' definitions; docs/design.md §3.3). See
  * {@link MetricLaws}.
  *
  * <pre>{@code

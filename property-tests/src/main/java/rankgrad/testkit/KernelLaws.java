@@ -1,7 +1,7 @@
 package rankgrad.testkit;
 
 /**
- * The law of a SIMD kernel and its scalar reference (DESIGN section 5, Lucene's
+ * The law of a SIMD kernel and its scalar reference (docs/design.md §5, Lucene's
  * {@code TestVectorUtilSupport}): on the same input the vector kernel's output equals the scalar
  * kernel's, element by element, within a tolerance the caller states and justifies (exact for
  * kernels that round each operation alike; a bound growing with n for reordered sums, e.g.

@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * The law of differentiable metrics computed from rank variables (Yu et al. 2020, Eq. 13-16;
- * DESIGN section 3.3): at exact ranks r, the value M_q(r) of each query equals the exact metric of
+ * docs/design.md §3.3): at exact ranks r, the value M_q(r) of each query equals the exact metric of
  * the ranking those ranks give, |M_q(r) - metric_q| &lt;= tolerance (both NaN also agree).
  *
  * <pre>{@code

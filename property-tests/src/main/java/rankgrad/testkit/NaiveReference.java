@@ -7,8 +7,8 @@ import rankgrad.ltr.rank.RankMetric;
 /**
  * Straightforward float64 references for one query, written from the papers' equations
  * independently of rankgrad's implementation, to test a rank operator or pairwise backend against:
- * O(m^2) loops over pairs, metrics as literal sums (Yu et al. 2020, Eq. 11-16, 20, 21; DESIGN
- * sections 3.2 and 3.3). Slow by design; use them on the small queries of {@link RankingCases}.
+ * O(m^2) loops over pairs, metrics as literal sums (Yu et al. 2020, Eq. 11-16, 20, 21; docs/design.md
+ * §3.2 and 3.3). Slow by design; use them on the small queries of {@link RankingCases}.
  *
  * <pre>{@code
  * // a backend's approximate ranks of one query against the pairwise definition

@@ -5,7 +5,7 @@ import rankgrad.testkit.PairwiseBackendContract.Batch;
 
 /**
  * The outputs of every {@link rankgrad.ltr.pairwise.PairwiseBackend} method evaluated in float64
- * straight from the definitions in its Javadoc (DESIGN sections 3.2-3.5), pair by pair, each with
+ * straight from the definitions in its Javadoc (docs/design.md §3.2-3.5), pair by pair, each with
  * the error a correct float32 or float64 implementation may make: {@link PairwiseBackendContract}
  * holds every backend, the scalar reference included, to both.
  *

@@ -8,7 +8,7 @@ import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.Ranking;
 
 /**
- * Laws of exact rank operators (DESIGN section 3.2), as assertions on one {@link RankingCase}: put
+ * Laws of exact rank operators (docs/design.md §3.2), as assertions on one {@link RankingCase}: put
  * them in a QuickTheories property and a failure is shrunk and printed with its seed.
  *
  * <ul>

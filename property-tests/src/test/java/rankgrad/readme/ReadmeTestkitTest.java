@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * Checks that the README's "Check your own rank operator" section shows {@link ExactRanksTest}
+ * Checks that the "Check your own rank operator" section of docs/library.md shows {@link ExactRanksTest}
  * (everything after its package line, which the build compiles and runs) and the testkit's Maven
  * coordinates at this build's version.
  */
@@ -19,7 +19,7 @@ class ReadmeTestkitTest {
     }
 
     private static String readme() throws IOException {
-        return normalize(Files.readString(Path.of("../README.md")));
+        return normalize(Files.readString(Path.of("../docs/library.md")));
     }
 
     @Test
@@ -27,7 +27,7 @@ class ReadmeTestkitTest {
         String source = Files.readString(Path.of("src/test/java/rankgrad/readme/ExactRanksTest.java"));
         String afterPackage = source.substring(source.indexOf(';') + 1);
         assertTrue(readme().contains(normalize(afterPackage)),
-                "README.md must show ExactRanksTest.java, from its imports to its last brace");
+                "docs/library.md must show ExactRanksTest.java, from its imports to its last brace");
     }
 
     @Test
@@ -35,6 +35,6 @@ class ReadmeTestkitTest {
         String version = System.getProperty("rankgrad.version");
         String dependency = "<dependency> <groupId>io.github.rankgrad</groupId> <artifactId>rankgrad-testkit</artifactId> <version>"
                 + version + "</version> <scope>test</scope> </dependency>";
-        assertTrue(readme().contains(dependency), "README.md must show the test-scope dependency " + dependency);
+        assertTrue(readme().contains(dependency), "docs/library.md must show the test-scope dependency " + dependency);
     }
 }

@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * A ragged batch of queries: the documents of all queries laid end to end, with
  * {@code offsets[q] .. offsets[q+1]} the documents of query q. Scores for the batch are one flat
- * vector of the same length; no padding, no masks (DESIGN section 1).
+ * vector of the same length; no padding, no masks (docs/design.md §1).
  *
  * @param offsets query boundaries, {@code offsets[0] == 0}, non-decreasing, last = documents
  * @param labels relevance grades per document (0 = not relevant), finite and non-negative

@@ -8,8 +8,8 @@ import java.util.random.RandomGenerator;
  * broken by a tie-key permutation. Every metric, the twin-sigmoid forward pass and LambdaRank's
  * positions use this one definition, so they agree on every input.
  *
- * <p>Ties: two scores tie when they are equal under IEEE {@code ==}, so -0.0 and +0.0 tie (DESIGN
- * section 3.2). Among tied documents the one with the smaller tie key comes first. The identity
+ * <p>Ties: two scores tie when they are equal under IEEE {@code ==}, so -0.0 and +0.0 tie (docs/design.md
+ * §3.2). Among tied documents the one with the smaller tie key comes first. The identity
  * keys {@code 0..m-1} give stable ties (input order); a random permutation gives the random
  * tie-breaking of the twin-sigmoid operator (Yu Sec. 3.2), where document i is placed above a tied
  * document j iff p_i > p_j, i.e. key = m - 1 - p.

@@ -5,7 +5,7 @@ import uk.ac.manchester.tornado.api.types.arrays.FloatArray;
 import uk.ac.manchester.tornado.api.types.arrays.IntArray;
 
 /**
- * Device kernels of the smoothed-hinge ranks of SHF-SDCG (Wu et al. Eq. 12-15, DESIGN section 3.4)
+ * Device kernels of the smoothed-hinge ranks of SHF-SDCG (Wu et al. Eq. 12-15, docs/design.md §3.4)
  * and their exact backward, over a ragged batch: one work item per document row, looping over its
  * query's documents. Buffer layout as in {@link RankKernels}; slope a = params[0].
  */

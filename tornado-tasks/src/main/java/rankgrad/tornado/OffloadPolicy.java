@@ -33,7 +33,7 @@ record OffloadPolicy(String name, long minPairs, boolean cpuDevices) {
     /**
      * {@code auto}: batches of at least {@code -Drankgrad.tornado.minPairs} (default {@link
      * #AUTO_MIN_PAIRS}) pair terms on a GPU or accelerator; OpenCL CPU devices never (the CPU
-     * backend's SIMD kernels beat them on the same cores: README).
+     * backend's SIMD kernels beat them on the same cores: docs/gpu.md).
      */
     static OffloadPolicy auto() {
         long min = Long.getLong(MIN_PAIRS_PROPERTY, AUTO_MIN_PAIRS);

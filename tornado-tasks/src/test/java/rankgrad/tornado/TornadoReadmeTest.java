@@ -9,7 +9,7 @@ import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.pairwise.PairwiseBackends;
 import rankgrad.ltr.loss.ApproxNdcgLoss;
 
-/** The README's TornadoVM snippet ('GPU offload with TornadoVM'), as written there. */
+/** The TornadoVM snippet of docs/gpu.md, as written there. */
 class TornadoReadmeTest {
     @Test
     void readmeSnippetSelectsTheDeviceBackend() {

@@ -8,7 +8,7 @@ import rankgrad.simd.Kernels;
 import rankgrad.simd.ScalarKernels;
 
 /**
- * y = sigma(x) = 1 / (1 + e^{-x}) elementwise (DESIGN.md §3 notation); dL/dx = dL/dy * y (1 - y),
+ * y = sigma(x) = 1 / (1 + e^{-x}) elementwise (docs/design.md §3 notation); dL/dx = dL/dy * y (1 - y),
  * from the saved output.
  *
  * <p>Numerically stable: for x &lt; 0 it is evaluated as e^x / (1 + e^x), so no exp overflows and

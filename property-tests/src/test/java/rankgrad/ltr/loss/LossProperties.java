@@ -61,7 +61,7 @@ class LossProperties {
     @Test
     void shfSdcgGradientIsContinuousAcrossTheHingeKink() {
         // Tied scores put every tied pair at the kink x = 0 (signed zeros included). A C1 hinge
-        // (DESIGN 3.4: slope -a/4 on both sides) has a central difference across the kink within
+        // (docs/design.md §3.4: slope -a/4 on both sides) has a central difference across the kink within
         // h/2 max|L''| (about 1e-5 for h = 1e-6) of the one-sided gradient; the sign the paper's
         // extracted text shows (0.5 + (a/4) x) would make the slopes +-a/4 and miss by about a/4.
         qt().withExamples(40).forAll(RankingCases.tiedScores(3, 7), integers().between(1, 4)).checkAssert((c, k) -> {

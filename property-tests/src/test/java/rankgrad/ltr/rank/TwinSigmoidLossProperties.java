@@ -117,7 +117,7 @@ class TwinSigmoidLossProperties {
     }
 
     /**
-     * DESIGN section 3.2: L(s') = -(1/Q) sum_q M_q(r), r = r_exact(s) + pi_b(s') - pi_b(s), with the
+     * docs/design.md §3.2: L(s') = -(1/Q) sum_q M_q(r), r = r_exact(s) + pi_b(s') - pi_b(s), with the
      * positions of the metric fixed at the point s.
      */
     private static double surrogate(RankMetric metric, RankingCase c, int[][] exact, double alphaB, double[] flat) {

@@ -9,7 +9,7 @@ import rankgrad.ltr.rank.Inputs;
 import rankgrad.ltr.rank.TieBreak;
 
 /**
- * LambdaRank for NDCG (Burges et al. 2006; Yue and Burges 2007, Eq. 2; DESIGN section 3.5).
+ * LambdaRank for NDCG (Burges et al. 2006; Yue and Burges 2007, Eq. 2; docs/design.md §3.5).
  *
  * <p>For a pair with y_i &gt; y_j at the current exact positions r_i, r_j:
  * <pre>
@@ -28,7 +28,7 @@ import rankgrad.ltr.rank.TieBreak;
  *
  * <p>Positions are the exact ranks of the pairwise backend with a random tie-break per query per
  * call from {@link TieBreak} (seed, call number of this instance, query index: the twin-sigmoid
- * convention of DESIGN section 3.2), so equal scores do not favour input order and results do not
+ * convention of docs/design.md §3.2), so equal scores do not favour input order and results do not
  * depend on threads. The pair terms are those of {@link PairwiseBackend#logisticPairsF32} with the
  * gains 2^y - 1 and the discounts D_k(r) / IDCG@k, computed per document in O(m^2) and
  * back-propagated once (Burges Sec. 5), with O(m) extra memory; float32 scores are worked in

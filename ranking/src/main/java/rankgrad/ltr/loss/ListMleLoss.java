@@ -7,7 +7,7 @@ import rankgrad.ltr.Ranking;
 import rankgrad.ltr.rank.TieBreak;
 
 /**
- * ListMLE (Xia et al. 2008; DESIGN section 3.6): the negative Plackett-Luce log-likelihood of the
+ * ListMLE (Xia et al. 2008; docs/design.md §3.6): the negative Plackett-Luce log-likelihood of the
  * label order. With pi the documents sorted by label descending (ties among equal labels broken by
  * a seeded random permutation),
  *

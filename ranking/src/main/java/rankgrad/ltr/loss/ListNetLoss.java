@@ -5,7 +5,7 @@ import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
 
 /**
- * ListNet with top-one probabilities (Cao et al. 2007; DESIGN section 3.6): the cross-entropy
+ * ListNet with top-one probabilities (Cao et al. 2007; docs/design.md §3.6): the cross-entropy
  * between the softmax of the labels and the softmax of the scores,
  *
  * <pre>

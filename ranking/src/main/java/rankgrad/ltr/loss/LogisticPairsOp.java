@@ -13,7 +13,7 @@ import rankgrad.ltr.internal.pairwise.WorkPartition;
 import rankgrad.ltr.rank.Inputs;
 
 /**
- * The custom-gradient node of RankNet and LambdaRank (DESIGN section 3.5): the weighted pairwise
+ * The custom-gradient node of RankNet and LambdaRank (docs/design.md §3.5): the weighted pairwise
  * logistic cost of each query, C_q = sum_{y_i &gt; y_j} w_ij log(1 + e^{-sigma_s (s_i - s_j)}),
  * averaged over the batch's queries, with its gradient gathered per document in the same pass
  * ({@link PairwiseBackend#logisticPairsF32}; Burges 2006, Sec. 5: O(m^2) cheap pair terms,

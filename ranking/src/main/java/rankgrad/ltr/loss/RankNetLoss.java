@@ -8,7 +8,7 @@ import rankgrad.ltr.pairwise.PairwiseBackends;
 import rankgrad.ltr.rank.Inputs;
 
 /**
- * RankNet (Burges et al. 2005; DESIGN section 3.5): the pairwise logistic loss
+ * RankNet (Burges et al. 2005; docs/design.md §3.5): the pairwise logistic loss
  *
  * <pre>
  *   C_q = sum over pairs with y_i &gt; y_j of log(1 + exp(-sigma_s (s_i - s_j)))

@@ -8,7 +8,7 @@ import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 
 /**
- * REG-SHF-SDCG (Wu et al. 2009, Eq. 18-19; DESIGN section 3.4): a regression loss blended into
+ * REG-SHF-SDCG (Wu et al. 2009, Eq. 18-19; docs/design.md §3.4): a regression loss blended into
  * SHF-SDCG by a schedule over training steps,
  *
  * <pre>

@@ -13,7 +13,7 @@ import rankgrad.ltr.rank.RankMode;
 import rankgrad.ltr.rank.TieBreak;
 
 /**
- * SDCG@k and SHF-SDCG@k (Wu et al. 2009, Eq. 5-8 and 12-17; DESIGN section 3.4), as losses: minus
+ * SDCG@k and SHF-SDCG@k (Wu et al. 2009, Eq. 5-8 and 12-17; docs/design.md §3.4), as losses: minus
  * the smoothed DCG divided by the query's exact IDCG@k, averaged over the batch's queries.
  *
  * <pre>
@@ -24,7 +24,7 @@ import rankgrad.ltr.rank.TieBreak;
  * </pre>
  *
  * <p>SDCG uses T_ij = G_a for every pair. SHF-SDCG replaces it by the smoothed hinges (Eq. 12-15,
- * with the sign the extracted text lost restored, DESIGN section 3.4):
+ * with the sign the extracted text lost restored, docs/design.md §3.4):
  * <pre>
  *   A_a(x) = G_a(x) for x &gt;= 0,  0.5 - (a/4) x for x &lt; 0;     B_a(x) = 1 + A_a(-x)
  *   T_ij = A_a if y_i &gt; y_j,  B_a if y_i &lt; y_j,  G_a if y_i = y_j

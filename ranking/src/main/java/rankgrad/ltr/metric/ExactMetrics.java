@@ -3,7 +3,7 @@ package rankgrad.ltr.metric;
 import java.util.Arrays;
 
 /**
- * The exact metric formulas of DESIGN section 3.1 on one query's labels already in ranked order
+ * The exact metric formulas of docs/design.md §3.1 on one query's labels already in ranked order
  * (best first). {@link Metric} ranks the scores and calls these; losses use {@link #idealDcg} for
  * their normalization, so training and evaluation share one IDCG.
  *
@@ -43,7 +43,7 @@ public final class ExactMetrics {
 
     /**
      * D(r) = 1 / log2(1 + r) for a real rank variable r &gt; 0 (the differentiable metrics and
-     * smoothed DCG of DESIGN sections 3.3-3.4); an integer r, as exact ranks are, comes from the
+     * smoothed DCG of docs/design.md §3.3-3.4); an integer r, as exact ranks are, comes from the
      * same table as {@link #discount(int)}.
      */
     public static double discount(double r) {
@@ -53,7 +53,7 @@ public final class ExactMetrics {
 
     /**
      * dD/dr = -1 / (ln 2 (1 + r) log2(1 + r)^2) = -D(r)^2 / (ln 2 (1 + r)). Yu et al.'s Appendix B
-     * Eq. 32 drops the factor 1 / ln 2 (DESIGN section 3.3).
+     * Eq. 32 drops the factor 1 / ln 2 (docs/design.md §3.3).
      */
     public static double discountSlope(double r) {
         double d = discount(r);
@@ -123,7 +123,7 @@ public final class ExactMetrics {
 
     /**
      * ERR@k = sum_{r &lt;= min(k, m)} R_(r) / r prod_{i &lt; r} (1 - R_(i)), R(y) = (2^y - 1) / 2^ymax
-     * (Chapelle et al. 2009; DESIGN section 3.1).
+     * (Chapelle et al. 2009; docs/design.md §3.1).
      *
      * @throws IllegalArgumentException if a label exceeds ymax (R would leave [0, 1])
      */

@@ -8,7 +8,7 @@ import rankgrad.ltr.Ranking;
 
 /**
  * An exact IR metric with an optional cutoff, e.g. {@code ndcg@10}, evaluated on scores by exact
- * ranking ({@link Ranking}) under explicit {@link MetricConventions} (DESIGN section 3.1).
+ * ranking ({@link Ranking}) under explicit {@link MetricConventions} (docs/design.md §3.1).
  *
  * <pre>{@code
  * Metric ndcg10 = Metric.parse("ndcg@10");

@@ -6,7 +6,7 @@ import java.util.Objects;
  * The conventions of exact metric evaluation, as one immutable value that every report prints with
  * {@link #describe()}.
  *
- * <p>Fixed for all conventions (DESIGN section 3.1): discount D(r) =
+ * <p>Fixed for all conventions (docs/design.md §3.1): discount D(r) =
  * 1 / log2(1 + r) for the 1-based rank r, relevant = label &gt; 0. Short lists (cutoff k larger than
  * the query's m documents): DCG@k sums the m documents, IDCG@k the top min(k, m) labels, P@k still
  * divides by k, AP@k divides by min(k, |relevant|).

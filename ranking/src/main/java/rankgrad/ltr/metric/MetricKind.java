@@ -3,7 +3,7 @@ package rankgrad.ltr.metric;
 import java.util.List;
 import java.util.Locale;
 
-/** The exact IR metrics (DESIGN section 3.1), with the names they are parsed from. */
+/** The exact IR metrics (docs/design.md §3.1), with the names they are parsed from. */
 public enum MetricKind {
     /** Normalized discounted cumulative gain, DCG@k / IDCG@k. */
     NDCG("ndcg"),

@@ -5,7 +5,7 @@ package rankgrad.ltr.metric;
  * tie).
  */
 public enum Ties {
-    /** Tied documents keep their input order (DESIGN section 3.1; the default). */
+    /** Tied documents keep their input order (docs/design.md §3.1; the default). */
     STABLE,
     /**
      * Among tied documents the less relevant come first (lower label first, then input order): the

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import rankgrad.ltr.Ranking;
 
 /**
- * The O(m^2) pairwise work of every rank loss for a ragged batch (DESIGN section 1), query by
+ * The O(m^2) pairwise work of every rank loss for a ragged batch (docs/design.md §1), query by
  * query over exactly m_q^2 pairs, with no mask, no padding and no m x m array. A second backend
  * (TornadoVM, a user's) implements the five float32 methods; exact ranks (a sort) and float64
  * have default implementations.
@@ -22,7 +22,7 @@ import rankgrad.ltr.Ranking;
  *       and 3: -sum_j d_kj (g_k + g_j). Type 1 with the same alpha is the exact gradient of
  *       {@link #approxRanksF32}.</li>
  *   <li>{@link #hingeRanksF32}: the smoothed-hinge ranks of SHF-SDCG (Wu et al. Eq. 12-15, sign
- *       restored as in DESIGN section 3.4): rhat_k = 1 + sum_{j != k} T_kj(z_kj) with
+ *       restored as in docs/design.md §3.4): rhat_k = 1 + sum_{j != k} T_kj(z_kj) with
  *       G_a(x) = 1 / (1 + e^{a x}), A_a(x) = G_a(x) for x &gt;= 0 and 1/2 - (a/4) x for x &lt; 0,
  *       and T_kj = A_a if y_k &gt; y_j, B_a(x) = 1 + A_a(-x) if y_k &lt; y_j, G_a if y_k = y_j.</li>
  *   <li>{@link #hingeRankGradientF32}: given c = dL/drhat, scoreGrad_k = sum_j (c_k T'_kj(z_kj) -

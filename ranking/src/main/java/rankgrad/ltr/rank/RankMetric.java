@@ -5,7 +5,7 @@ import rankgrad.ltr.metric.ExactMetrics;
 
 /**
  * An IR metric written as a differentiable function of rank variables (Yu et al. 2020, Eq.
- * 13-16; DESIGN section 3.3): its value and its derivative dM/dr_i at given ranks, for one query.
+ * 13-16; docs/design.md §3.3): its value and its derivative dM/dr_i at given ranks, for one query.
  *
  * <p>Notation: r_i is the rank variable of document i; {@code order[p]} is the document at
  * position p + 1, and r_bar_p = r_{order[p]} is the rank variable read by position (its value is

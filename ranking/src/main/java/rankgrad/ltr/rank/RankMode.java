@@ -18,8 +18,8 @@ import rankgrad.ltr.pairwise.PairwiseBackend;
  *   <li>{@link Approximate}: the approximate ranks pi^-(i) = 1 + sum_{j != i} sigma(alpha (s_j - s_i))
  *       (Qin et al.; Bruch et al. Eq. 6; Wu et al.'s SDCG ranks with a = alpha), backward their exact
  *       gradient;</li>
- *   <li>{@link SmoothedHinge}: the smoothed-hinge ranks of SHF-SDCG (Wu et al. Eq. 12-15, DESIGN
- *       section 3.4), backward their exact gradient.</li>
+ *   <li>{@link SmoothedHinge}: the smoothed-hinge ranks of SHF-SDCG (Wu et al. Eq. 12-15, docs/design.md
+ *       §3.4), backward their exact gradient.</li>
  * </ul>
  * Ranks and gradients have the scores' shape and dtype; the work is O(m^2) time and O(m) memory per
  * query (exact ranks: a sort, O(m log m)).

@@ -21,7 +21,7 @@ import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
 import rankgrad.ltr.model.Scorer;
 
-/** Runs the README's server-side scoring example from several threads; checks the README shows it and its imports. */
+/** Runs the server-side scoring example of docs/serving.md from several threads; checks the page shows it and its imports. */
 class ReadmeServingTest {
     @TempDir
     Path dir;
@@ -71,10 +71,10 @@ class ReadmeServingTest {
     @Test
     void readmeShowsTheExampleAndOnlyImportsThatCompile() throws IOException {
         String source = Files.readString(Path.of("src/test/java/rankgrad/ltr/model/ReadmeServingTest.java"));
-        String readme = Files.readString(Path.of("../README.md"));
+        String readme = Files.readString(Path.of("../docs/serving.md"));
         String snippet = source.substring(source.indexOf("// README-serving:begin") + "// README-serving:begin".length(),
                 source.indexOf("// README-serving:end"));
-        assertTrue(normalize(readme).contains(normalize(snippet)), "README.md must show ReadmeServingTest's example");
+        assertTrue(normalize(readme).contains(normalize(snippet)), "docs/serving.md must show ReadmeServingTest's example");
         for (String imp : List.of("import java.io.IOException;", "import java.nio.file.Path;",
                 "import rankgrad.ltr.model.ModelFile;", "import rankgrad.ltr.model.Scorer;")) {
             assertTrue(source.contains(imp) && readme.contains(imp), imp);

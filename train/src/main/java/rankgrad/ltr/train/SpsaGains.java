@@ -1,7 +1,7 @@
 package rankgrad.ltr.train;
 
 /**
- * Spall's gain sequences for stochastic approximation (Yue &amp; Burges Sec. 4, DESIGN 3.7):
+ * Spall's gain sequences for stochastic approximation (Yue &amp; Burges Sec. 4, docs/design.md §3.7):
  * step a_t = a / (t + 1 + A)^alpha and perturbation c_t = c / (t + 1)^gamma, with Spall's
  * recommended exponents alpha = 0.602 and gamma = 0.101.
  *

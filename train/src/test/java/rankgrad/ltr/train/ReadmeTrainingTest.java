@@ -23,7 +23,7 @@ import rankgrad.ltr.train.TrainingConfig;
 import rankgrad.ltr.train.TrainingListener;
 import rankgrad.ltr.train.TrainingResult;
 
-/** Runs the README's "Train a ranker from Java" snippet and checks the README still shows it. */
+/** Runs the "Train a ranker from Java" snippet of docs/library.md and checks the page still shows it. */
 class ReadmeTrainingTest {
     @TempDir
     Path dir;
@@ -60,10 +60,10 @@ class ReadmeTrainingTest {
         String source = Files.readString(Path.of("src/test/java/rankgrad/ltr/train/ReadmeTrainingTest.java"));
         String snippet = source.substring(source.indexOf("// README:begin") + "// README:begin".length(),
                 source.indexOf("// README:end"));
-        String readme = Files.readString(Path.of("../README.md"));
+        String readme = Files.readString(Path.of("../docs/library.md"));
         assertTrue(normalize(readme).contains(normalize(snippet)),
-                "README.md must show the snippet of ReadmeTrainingTest between the README markers");
-        // every import the README's snippet shows is one this file compiles with, and none is missing
+                "docs/library.md must show the snippet of ReadmeTrainingTest between the README markers");
+        // every import the page's snippet shows is one this file compiles with, and none is missing
         String block = readme.substring(readme.indexOf("```java", readme.indexOf("## Train a ranker from Java")));
         block = block.substring(0, block.indexOf("```", 7));
         List<String> shown = block.lines().filter(l -> l.startsWith("import ")).sorted().toList();
@@ -72,7 +72,7 @@ class ReadmeTrainingTest {
                 || l.equals("import java.io.IOException;") || l.equals("import java.nio.file.Path;"))
                 && !l.contains("CubicData") && !l.contains("LetorWriter")), java.util.stream.Stream.of(
                         "import rankgrad.ltr.loss.RankingLoss;")).sorted().toList();
-        assertEquals(needed, shown, "the README snippet's imports");
+        assertEquals(needed, shown, "the docs/library.md snippet's imports");
     }
 
     private static String normalize(String s) {
