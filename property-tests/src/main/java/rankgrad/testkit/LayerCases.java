@@ -54,7 +54,8 @@ final class LayerCases {
                 (e, x) -> Var.apply(BatchNorm.training(eps(e, 3)), x[0], x[1], x[2])));
         r.add("BatchNorm.training(double,StatisticsSink)", new OpCase("batchNorm training with sink",
                 d -> shapes(m(d[0] + 1, d[1]), v(d[1]), v(d[1]), s()), -2, 2,
-                (e, x) -> Var.apply(BatchNorm.training(eps(e, 3), expectStatistics(rows(x[0]), cols(x[0]))), x[0], x[1], x[2])));
+                (e, x) -> Var.apply(BatchNorm.training(eps(e, 3), expectStatistics(rows(x[0]), cols(x[0]))),
+                        x[0], x[1], x[2])));
         r.add("BatchNorm.inference(double)", new OpCase("batchNorm inference d0 x d1",
                 d -> shapes(m(d[0], d[1]), v(d[1]), v(d[1]), v(d[1]), v(d[1]), s()), -2, 2,
                 (e, x) -> Var.apply(BatchNorm.inference(eps(e, 5)), x[0], x[1], x[2],
@@ -62,14 +63,14 @@ final class LayerCases {
                         Var.constant(absolute(OpCases.side(e, 4, x[0].dtype()))))));
         r.add("AffineBatchNormRelu.of(double,StatisticsSink)", new OpCase("affineBatchNormRelu (d0 + 1) x d1 to d2",
                 d -> shapes(m(d[0] + 1, d[1]), m(d[1], d[2]), v(d[2]), v(d[2]), v(d[2]), s()), -2, 2,
-                (e, x) -> affineBatchNormRelu(AffineBatchNormRelu.of(eps(e, 5), expectStatistics(rows(x[0]), cols(x[1]))), e, x)));
+                (e, x) -> affineBatchNormRelu(
+                        AffineBatchNormRelu.of(eps(e, 5), expectStatistics(rows(x[0]), cols(x[1]))), e, x)));
         r.add("AffineBatchNormRelu.inWorkspace(double,StatisticsSink,Workspace,boolean,boolean)",
-                new OpCase("affineBatchNormRelu in a used workspace", d -> shapes(m(d[0] + 1, d[1]), m(d[1], d[2]),
-                        v(d[2]), v(d[2]), v(d[2]), s()), -2, 2, (e, x) -> affineBatchNormRelu(
-                                AffineBatchNormRelu.inWorkspace(eps(e, 5),
-                                        expectStatistics(rows(x[0]), cols(x[1])), usedWorkspace(rows(x[0]) * cols(x[1])),
-                                        false, false),
-                                e, x)));
+                new OpCase("affineBatchNormRelu in a used workspace",
+                        d -> shapes(m(d[0] + 1, d[1]), m(d[1], d[2]), v(d[2]), v(d[2]), v(d[2]), s()), -2, 2,
+                        (e, x) -> affineBatchNormRelu(AffineBatchNormRelu.inWorkspace(eps(e, 5),
+                                expectStatistics(rows(x[0]), cols(x[1])), usedWorkspace(rows(x[0]) * cols(x[1])),
+                                false, false), e, x)));
     }
 
     /**
