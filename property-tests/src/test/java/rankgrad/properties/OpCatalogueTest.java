@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.lang.module.ModuleDescriptor;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Executable;
 import java.lang.reflect.Field;
@@ -50,8 +52,11 @@ import rankgrad.testkit.OpCases;
  *       {@code Ops}. Op classes are looked for in the jars or class folders that hold {@code Ops}
  *       and the fused layers ({@link #HOMES}); add a class of any module that gains op classes.</li>
  * </ul>
- * Names are written as {@link OpCases#byEntryPoint()} says; a name filed there that matches no
- * entry point (a renamed op, a typo) fails too.
+ * An entry point counts when a user of the module path can call it: its class and parameter types
+ * are in packages their module exports to everyone (read from the module descriptors of the
+ * homes; a home without one exports all its packages). Names are written as
+ * {@link OpCases#byEntryPoint()} says; a name filed there that matches no entry point (a renamed
+ * op, a typo) fails too.
  */
 class OpCatalogueTest {
     /** A class from each jar or class folder that holds op classes. */
@@ -79,8 +84,9 @@ class OpCatalogueTest {
 
     /**
      * The reflection finds what it should: a scan that found no class, or one that did not leave
-     * out the classes {@code Ops} reaches, would make the first test pass or fail for the wrong
-     * reason.
+     * out the classes {@code Ops} reaches or the factories a module-path user cannot call (while
+     * {@code Workspace} is in a package the autodiff module does not export), would make the first
+     * test pass or fail for the wrong reason.
      */
     @Test
     void scanFindsOpsMethodsAndFusedLayerFactoriesButNotPrimitivesBehindOps() {
@@ -92,6 +98,8 @@ class OpCatalogueTest {
         for (String behindOps : List.of("Relu.INSTANCE", "Celu.withAlpha(double)", "MatMul.of(boolean,boolean)")) {
             assertFalse(found.contains(behindOps), behindOps + " is reached through Ops, yet listed: " + found);
         }
+        assertFalse(found.stream().anyMatch(n -> n.contains("Workspace")),
+                "a factory taking the unexported Workspace is listed: " + found);
     }
 
     /** Every entry point, as OpCases files them. */
@@ -103,16 +111,19 @@ class OpCatalogueTest {
             }
         }
         byte[] ops = classFile(Ops.class);
+        Set<String> exported = exportedPackages();
         for (Class<?> c : opClasses()) {
-            if (references(ops, c)) {
+            if (references(ops, c) || !visible(c, exported)) {
                 continue;
             }
             for (Constructor<?> k : c.getConstructors()) {
-                names.add(name(k));
+                if (visible(k, exported)) {
+                    names.add(name(k));
+                }
             }
             for (Method m : c.getMethods()) {
                 if (m.getDeclaringClass() == c && Modifier.isStatic(m.getModifiers())
-                        && Op.class.isAssignableFrom(m.getReturnType())) {
+                        && Op.class.isAssignableFrom(m.getReturnType()) && visible(m, exported)) {
                     names.add(name(m));
                 }
             }
@@ -123,6 +134,53 @@ class OpCatalogueTest {
             }
         }
         return names;
+    }
+
+    private static boolean visible(Executable e, Set<String> exported) {
+        return Arrays.stream(e.getParameterTypes()).allMatch(t -> visible(t, exported));
+    }
+
+    /** Whether a module-path user can name type {@code t}: a primitive, a JDK type or an exported one. */
+    private static boolean visible(Class<?> t, Set<String> exported) {
+        Class<?> base = t;
+        while (base.isArray()) {
+            base = base.getComponentType();
+        }
+        return base.isPrimitive() || base.getPackageName().startsWith("java.") || exported.contains(base.getPackageName());
+    }
+
+    /**
+     * The packages the homes' modules export to every module (not those exported only to named
+     * friends); every package of a home that has no module descriptor.
+     */
+    private static Set<String> exportedPackages() {
+        Set<String> exported = new TreeSet<>();
+        for (Class<?> home : HOMES) {
+            Path location = location(home);
+            try (InputStream in = Files.isDirectory(location) ? descriptorInFolder(location) : descriptorInJar(location)) {
+                if (in == null) {
+                    classNames(home).forEach(n -> exported.add(n.substring(0, Math.max(0, n.lastIndexOf('.')))));
+                } else {
+                    ModuleDescriptor.read(in).exports().stream().filter(x -> !x.isQualified())
+                            .forEach(x -> exported.add(x.source()));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(location + ": " + e.getMessage(), e);
+            }
+        }
+        return exported;
+    }
+
+    private static InputStream descriptorInFolder(Path folder) throws IOException {
+        Path file = folder.resolve("module-info.class");
+        return Files.isRegularFile(file) ? Files.newInputStream(file) : null;
+    }
+
+    private static InputStream descriptorInJar(Path jar) throws IOException {
+        try (JarFile file = new JarFile(jar.toFile())) {
+            JarEntry entry = file.getJarEntry("module-info.class");
+            return entry == null ? null : new ByteArrayInputStream(file.getInputStream(entry).readAllBytes());
+        }
     }
 
     private static String name(Executable e) {
@@ -148,12 +206,7 @@ class OpCatalogueTest {
 
     /** The binary names of the classes in the jar or class folder {@code home} was loaded from. */
     private static List<String> classNames(Class<?> home) {
-        Path location;
-        try {
-            location = Path.of(home.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException("cannot locate the classes of " + home.getName() + ": " + e.getMessage(), e);
-        }
+        Path location = location(home);
         List<String> entries = new ArrayList<>();
         try {
             if (Files.isDirectory(location)) {
@@ -175,6 +228,15 @@ class OpCatalogueTest {
                         && !n.startsWith("META-INF/"))
                 .map(n -> n.substring(0, n.length() - ".class".length()).replace('/', '.'))
                 .toList();
+    }
+
+    /** The jar or class folder {@code home} was loaded from. */
+    private static Path location(Class<?> home) {
+        try {
+            return Path.of(home.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot locate the classes of " + home.getName() + ": " + e.getMessage(), e);
+        }
     }
 
     private static Class<?> load(String name) {
