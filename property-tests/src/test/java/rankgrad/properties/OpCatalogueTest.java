@@ -103,7 +103,7 @@ class OpCatalogueTest {
     }
 
     /** Every entry point, as OpCases files them. */
-    static Set<String> entryPoints() {
+    private static Set<String> entryPoints() {
         Set<String> names = new TreeSet<>();
         for (Method m : Ops.class.getMethods()) {
             if (m.getDeclaringClass() == Ops.class && Modifier.isStatic(m.getModifiers()) && m.getReturnType() == Var.class) {
@@ -264,7 +264,7 @@ class OpCatalogueTest {
      * points to. Matching the whole entry, length included, does not take a longer name
      * (c$Nested, a descriptor) for c.
      */
-    static boolean references(byte[] classFile, Class<?> c) {
+    private static boolean references(byte[] classFile, Class<?> c) {
         byte[] name = c.getName().replace('.', '/').getBytes(StandardCharsets.UTF_8);
         byte[] entry = new byte[name.length + 3];
         entry[0] = 1;
