@@ -9,8 +9,8 @@ import java.util.Arrays;
 import rankgrad.autodiff.Ops;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
-import rankgrad.autodiff.ops.AffineBatchNormRelu;
-import rankgrad.autodiff.ops.BatchNorm;
+import rankgrad.nn.ops.AffineBatchNormRelu;
+import rankgrad.nn.ops.BatchNorm;
 
 /**
  * The catalogue's cases for the fused training layers, which are reached through their own public

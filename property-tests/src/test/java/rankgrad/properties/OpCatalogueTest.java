@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Ops;
 import rankgrad.autodiff.Var;
-import rankgrad.autodiff.ops.AffineBatchNormRelu;
+import rankgrad.nn.ops.AffineBatchNormRelu;
 import rankgrad.testkit.OpCases;
 
 /**
