@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import rankgrad.autodiff.Tensor;
-import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.RankingLoss;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.model.RankingModel;
 import rankgrad.ltr.train.LocalShards;
