@@ -14,7 +14,6 @@ import picocli.CommandLine.Option;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.metric.MetricConventions;
-import rankgrad.ltr.pairwise.PairwiseBackends;
 import rankgrad.ltr.repro.RankAccuracy;
 import rankgrad.ltr.train.SpsaGains;
 
@@ -46,7 +45,7 @@ final class ReproCommand implements Runnable {
         public Integer call() {
             ByteArrayOutputStream buffer = new ByteArrayOutputStream();
             PrintStream ps = new PrintStream(buffer, true, StandardCharsets.UTF_8);
-            RankAccuracy.print(RankAccuracy.measure(seed, PairwiseBackends.cpu()), ps);
+            RankAccuracy.print(RankAccuracy.measure(seed), ps);
             spec.commandLine().getOut().print(buffer.toString(StandardCharsets.UTF_8));
             return 0;
         }

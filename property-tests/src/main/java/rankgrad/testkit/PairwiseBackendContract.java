@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import rankgrad.ltr.pairwise.BackwardType;
+import rankgrad.ltr.pairwise.Float64Reference;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.pairwise.PairwiseBackends;
 
@@ -33,11 +34,12 @@ import rankgrad.ltr.pairwise.PairwiseBackends;
  * <ul>
  *   <li>{@link #matchesTheReferenceOnRaggedBatches()} (m from 1 to 40) and {@link
  *       #matchesTheReferenceOnLargeQueries()} (a query of 1,000 to 2,000 documents): every
- *       method, float32 and float64, equals {@link PairwiseBackends#reference() the scalar
- *       reference} and the float64 value of its definition within the error a correct
- *       implementation may make (stated in {@code PairwiseContractRows}: 4 eps times the row's
- *       sum of (m + 16 + 2 |a z|) |pair term|, plus m times the smallest normal); exact ranks
- *       equal the reference's exactly; every output element is overwritten;</li>
+ *       float32 method equals {@link PairwiseBackends#reference() the scalar reference} and the
+ *       float64 value of its definition within the error a correct implementation may make
+ *       (stated in {@code PairwiseContractRows}: 4 eps times the row's sum of (m + 16 + 2 |a z|)
+ *       |pair term|, plus m times the smallest normal), and so does the float64 path all backends
+ *       share ({@link Float64Reference}) in float64; exact ranks equal the reference's exactly;
+ *       every output element is overwritten;</li>
  *   <li>{@link #exactRanksArePermutations()}: exact ranks are a permutation of 1..m per query,
  *       equal to 1 + #{j : s_j &gt; s_i, or s_j == s_i and key_j &lt; key_i};</li>
  *   <li>{@link #lambdasSumToZero()}: the RankNet and LambdaRank score gradients (lambdas) of a
@@ -147,7 +149,8 @@ public abstract class PairwiseBackendContract {
     }
 
     /**
-     * Law: every method of {@code backend}, float32 and float64, agrees with {@code reference} and
+     * Law: every float32 method of {@code backend} (and the shared float64 path, {@link
+     * Float64Reference}) agrees with {@code reference} and
      * with the float64 value of its definition within the error model of {@code
      * PairwiseContractRows}; exact ranks agree exactly; outputs are overwritten (the backend's
      * output arrays start as NaN).
@@ -182,7 +185,7 @@ public abstract class PairwiseBackendContract {
     public static void assertExactRanksArePermutations(PairwiseBackend backend, Batch b) {
         Pair ranks = Pair.filled(b.scores().length, Float.NaN);
         backend.exactRanksF32(b.scores(), b.offsets(), b.tieKeys(), ranks.f32);
-        backend.exactRanksF64(widen(b.scores()), b.offsets(), b.tieKeys(), ranks.f64);
+        Float64Reference.exactRanks(widen(b.scores()), b.offsets(), b.tieKeys(), ranks.f64);
         int[] o = b.offsets();
         for (int q = 0; q < b.queries(); q++) {
             int m = o[q + 1] - o[q];
@@ -303,7 +306,11 @@ public abstract class PairwiseBackendContract {
         }
     }
 
-    /** Every output of every method of one backend on one batch, in both precisions. */
+    /**
+     * Every output of every method of one backend on one batch: float32 from the backend, float64
+     * from {@link Float64Reference} (float64 never reaches a backend; its laws are checked here
+     * all the same, against the definitions).
+     */
     private record Run(Pair approxRanks, Pair[] rankGradient, Pair hingeRanks, Pair hingeGradient, Pair[] logisticGrad,
             Pair[] logisticCost, Pair exactRanks) {
 
@@ -315,20 +322,20 @@ public abstract class PairwiseBackendContract {
             int[] o = b.offsets();
             Pair approx = Pair.filled(n, fill);
             be.approxRanksF32(s, o, b.alpha(), approx.f32);
-            be.approxRanksF64(s64, o, b.alpha(), approx.f64);
+            Float64Reference.approxRanks(s64, o, b.alpha(), approx.f64);
             Pair[] rankGrad = new Pair[3];
             for (BackwardType type : BackwardType.values()) {
                 Pair p = Pair.filled(n, fill);
                 be.rankGradientF32(type, b.alpha(), s, y, o, b.rankGrad(), p.f32);
-                be.rankGradientF64(type, b.alpha(), s64, y, o, widen(b.rankGrad()), p.f64);
+                Float64Reference.rankGradient(type, b.alpha(), s64, y, o, widen(b.rankGrad()), p.f64);
                 rankGrad[type.ordinal()] = p;
             }
             Pair hinge = Pair.filled(n, fill);
             be.hingeRanksF32(b.alpha(), s, y, o, hinge.f32);
-            be.hingeRanksF64(b.alpha(), s64, y, o, hinge.f64);
+            Float64Reference.hingeRanks(b.alpha(), s64, y, o, hinge.f64);
             Pair hingeGrad = Pair.filled(n, fill);
             be.hingeRankGradientF32(b.alpha(), s, y, o, b.rankGrad(), hingeGrad.f32);
-            be.hingeRankGradientF64(b.alpha(), s64, y, o, widen(b.rankGrad()), hingeGrad.f64);
+            Float64Reference.hingeRankGradient(b.alpha(), s64, y, o, widen(b.rankGrad()), hingeGrad.f64);
             Pair[] grad = new Pair[2];
             Pair[] cost = new Pair[2];
             for (int l = 0; l < 2; l++) {
@@ -337,12 +344,12 @@ public abstract class PairwiseBackendContract {
                 float[] gains = l == 0 ? null : b.gains();
                 float[] disc = l == 0 ? null : b.discounts();
                 be.logisticPairsF32(b.sigma(), s, y, gains, disc, o, grad[l].f32, cost[l].f32);
-                be.logisticPairsF64(b.sigma(), s64, y, l == 0 ? null : widen(gains), l == 0 ? null : widen(disc), o,
-                        grad[l].f64, cost[l].f64);
+                Float64Reference.logisticPairs(b.sigma(), s64, y, l == 0 ? null : widen(gains),
+                        l == 0 ? null : widen(disc), o, grad[l].f64, cost[l].f64);
             }
             Pair exact = Pair.filled(n, fill);
             be.exactRanksF32(s, o, b.tieKeys(), exact.f32);
-            be.exactRanksF64(s64, o, b.tieKeys(), exact.f64);
+            Float64Reference.exactRanks(s64, o, b.tieKeys(), exact.f64);
             return new Run(approx, rankGrad, hinge, hingeGrad, grad, cost, exact);
         }
     }

@@ -73,6 +73,47 @@ public final class Ranking {
         return order;
     }
 
+    /**
+     * Exact ranks of the queries {@code [qFrom, qTo)} of a ragged batch (query q owns {@code
+     * [offsets[q], offsets[q+1])}), into {@code ranks} laid out like {@code scores}: r_i = 1 +
+     * #{j : s_j &gt; s_i, or s_j == s_i and key_j &lt; key_i}, with {@code tieKeys} per query a
+     * permutation of 0..m-1. The one exact-rank loop: the pairwise backends (per task of queries)
+     * and the float64 path use it.
+     */
+    public static void exactRanks(float[] scores, int[] offsets, int qFrom, int qTo, int[] tieKeys, float[] ranks) {
+        exactRanks(offsets, qFrom, qTo, tieKeys, (from, m, keys) -> order(scores, from, m, keys),
+                (k, rank) -> ranks[k] = rank);
+    }
+
+    /** {@link #exactRanks(float[], int[], int, int, int[], float[])} for float64 scores. */
+    public static void exactRanks(double[] scores, int[] offsets, int qFrom, int qTo, int[] tieKeys, double[] ranks) {
+        exactRanks(offsets, qFrom, qTo, tieKeys, (from, m, keys) -> order(scores, from, m, keys),
+                (k, rank) -> ranks[k] = rank);
+    }
+
+    /** The order of one query's documents, local indices best first. */
+    @FunctionalInterface
+    private interface QueryOrder {
+        int[] of(int from, int m, int[] tieKeys);
+    }
+
+    /** Where document k's rank goes. */
+    @FunctionalInterface
+    private interface RankSink {
+        void set(int k, int rank);
+    }
+
+    private static void exactRanks(int[] offsets, int qFrom, int qTo, int[] tieKeys, QueryOrder order, RankSink out) {
+        for (int q = qFrom; q < qTo; q++) {
+            int from = offsets[q];
+            int m = offsets[q + 1] - from;
+            int[] byRank = order.of(from, m, Arrays.copyOfRange(tieKeys, from, from + m));
+            for (int p = 0; p < m; p++) {
+                out.set(from + byRank[p], p + 1);
+            }
+        }
+    }
+
     /** 1-based ranks from an order: {@code rank[order[r]] = r + 1}. */
     public static int[] ranks(int[] order) {
         int[] rank = new int[order.length];

@@ -11,7 +11,8 @@ import rankgrad.ltr.pairwise.PairwiseBackends;
  * The {@link PairwiseBackend} on a TornadoVM device (OpenCL, PTX or SPIR-V): the five float32
  * methods run as the kernels of {@link RankKernels}, {@link HingeKernels} and {@link
  * LogisticPairKernels}, one work item per document row, through plans compiled once per batch
- * size class and reused; exact ranks (a sort) and float64 stay on the CPU backend.
+ * size class and reused; exact ranks (a sort) stay on the CPU backend, and float64 never reaches a
+ * backend ({@link rankgrad.ltr.pairwise.Float64Reference}).
  *
  * <p>Selected with {@code -Drankgrad.pairwise=tornado} (every batch on the device) or {@code auto}
  * ({@link AutoPairwiseBackend}: large batches on a GPU, the rest on the CPU), or {@code --backend}
@@ -159,40 +160,6 @@ public sealed class TornadoPairwiseBackend implements PairwiseBackend permits Au
     @Override
     public void exactRanksF32(float[] scores, int[] offsets, int[] tieKeys, float[] ranks) {
         cpu.exactRanksF32(scores, offsets, tieKeys, ranks);
-    }
-
-    @Override
-    public void exactRanksF64(double[] scores, int[] offsets, int[] tieKeys, double[] ranks) {
-        cpu.exactRanksF64(scores, offsets, tieKeys, ranks);
-    }
-
-    /** float64 (gradient checks) stays on the CPU backend: devices' float64 is slow or absent. */
-    @Override
-    public void approxRanksF64(double[] scores, int[] offsets, double alpha, double[] ranks) {
-        cpu.approxRanksF64(scores, offsets, alpha, ranks);
-    }
-
-    @Override
-    public void rankGradientF64(BackwardType type, double alpha, double[] scores, float[] labels, int[] offsets,
-            double[] rankGrad, double[] scoreGrad) {
-        cpu.rankGradientF64(type, alpha, scores, labels, offsets, rankGrad, scoreGrad);
-    }
-
-    @Override
-    public void hingeRanksF64(double alpha, double[] scores, float[] labels, int[] offsets, double[] ranks) {
-        cpu.hingeRanksF64(alpha, scores, labels, offsets, ranks);
-    }
-
-    @Override
-    public void hingeRankGradientF64(double alpha, double[] scores, float[] labels, int[] offsets,
-            double[] rankGrad, double[] scoreGrad) {
-        cpu.hingeRankGradientF64(alpha, scores, labels, offsets, rankGrad, scoreGrad);
-    }
-
-    @Override
-    public void logisticPairsF64(double sigma, double[] scores, float[] labels, double[] gains, double[] discounts,
-            int[] offsets, double[] scoreGrad, double[] cost) {
-        cpu.logisticPairsF64(sigma, scores, labels, gains, discounts, offsets, scoreGrad, cost);
     }
 
     /** Runs {@code onDevice} if the policy sends this batch there; on any TornadoVM failure, {@code onCpu}. */

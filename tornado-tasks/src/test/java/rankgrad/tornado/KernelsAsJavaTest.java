@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Arrays;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import rankgrad.ltr.pairwise.BackwardType;
 import rankgrad.ltr.pairwise.PairwiseBackend;
@@ -18,6 +19,7 @@ import uk.ac.manchester.tornado.api.types.arrays.IntArray;
  * pair term as the reference does, so the results are bit-identical; only the logistic cost may
  * differ (log1p: the kernel's float formula vs the reference's double one).
  */
+@Tag(DeviceFree.TAG)
 class KernelsAsJavaTest {
     private static final PairwiseBackend REFERENCE = PairwiseBackends.reference();
     /** Capacity slack: rows past the batch must stay untouched. */

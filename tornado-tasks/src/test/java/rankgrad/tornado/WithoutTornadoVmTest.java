@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import rankgrad.ltr.pairwise.PairwiseBackends;
@@ -18,6 +19,7 @@ import rankgrad.ltr.pairwise.PairwiseBackends;
  * directly still answers, on the CPU. References no TornadoVM type. Enabled only in that execution
  * (by a system property), so that {@code -Dtest=...} cannot run it in a JVM that has TornadoVM.
  */
+@Tag(DeviceFree.TAG)
 @EnabledIfSystemProperty(named = "rankgrad.test.withoutTornadoVm", matches = "true")
 class WithoutTornadoVmTest {
     @BeforeAll

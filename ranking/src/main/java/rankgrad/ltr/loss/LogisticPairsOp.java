@@ -8,6 +8,7 @@ import rankgrad.simd.Parallel;
 import rankgrad.autodiff.Tensor;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.metric.ExactMetrics;
+import rankgrad.ltr.pairwise.Float64Reference;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.internal.pairwise.WorkPartition;
 import rankgrad.ltr.rank.Inputs;
@@ -78,7 +79,8 @@ final class LogisticPairsOp implements Op<Tensor> {
                     cost.f32());
         } else {
             double[][] w = weights instanceof DeltaNdcg d ? deltaNdcgF64(scores.f64(), d) : new double[2][];
-            backend.logisticPairsF64(sigma, scores.f64(), batch.labels(), w[0], w[1], offsets, grad.f64(), cost.f64());
+            Float64Reference.logisticPairs(sigma, scores.f64(), batch.labels(), w[0], w[1], offsets, grad.f64(),
+                    cost.f64());
         }
         int queries = batch.queries();
         double[] perQuery = new double[queries];
@@ -130,7 +132,7 @@ final class LogisticPairsOp implements Op<Tensor> {
     /** {@link #deltaNdcgF32} in float64. */
     private double[][] deltaNdcgF64(double[] scores, DeltaNdcg d) {
         double[] ranks = new double[scores.length];
-        backend.exactRanksF64(scores, batch.offsets(), d.tieKeys(), ranks);
+        Float64Reference.exactRanks(scores, batch.offsets(), d.tieKeys(), ranks);
         double[] gains = new double[scores.length];
         double[] discounts = new double[scores.length];
         forEachQuery(q -> {

@@ -1,13 +1,15 @@
 package rankgrad.ltr.pairwise;
 
-import java.util.Arrays;
 import rankgrad.ltr.Ranking;
 
 /**
  * The O(m^2) pairwise work of every rank loss for a ragged batch (docs/design.md §1), query by
  * query over exactly m_q^2 pairs, with no mask, no padding and no m x m array. A second backend
- * (TornadoVM, a user's) implements the five float32 methods; exact ranks (a sort) and float64
- * have default implementations.
+ * (TornadoVM, a user's) implements the five float32 methods; exact ranks (a sort) have a default
+ * implementation. Float64 (gradient checks) never reaches a backend: it runs on the scalar
+ * reference, {@link Float64Reference}. A pair term added later comes as a float32 method whose
+ * default runs it on {@link PairwiseBackends#cpu()}, so that other backends need not change until
+ * a device kernel for it pays.
  *
  * <p>Arrays are flat over the batch: query q owns {@code [offsets[q], offsets[q+1])} of every
  * per-document array; pairs never cross queries. Within a query, for documents k and j:
@@ -88,57 +90,10 @@ public interface PairwiseBackend {
     /**
      * Exact ranks by score, ties by smaller tie key first ({@code tieKeys} per query a permutation
      * of 0..m-1): r_i = 1 + #{j : s_j &gt; s_i, or s_j == s_i and key_j &lt; key_i}, the twin-sigmoid
-     * forward ranks (Yu et al. Eq. 12 with alpha_f -&gt; infinity). A sort, O(m log m) per query.
+     * forward ranks (Yu et al. Eq. 12 with alpha_f -&gt; infinity). A sort, O(m log m) per query;
+     * by default {@link Ranking#exactRanks(float[], int[], int, int, int[], float[])} over the batch.
      */
     default void exactRanksF32(float[] scores, int[] offsets, int[] tieKeys, float[] ranks) {
-        for (int q = 0; q + 1 < offsets.length; q++) {
-            int from = offsets[q];
-            int m = offsets[q + 1] - from;
-            int[] order = Ranking.order(scores, from, m, Arrays.copyOfRange(tieKeys, from, from + m));
-            for (int p = 0; p < m; p++) {
-                ranks[from + order[p]] = p + 1;
-            }
-        }
-    }
-
-    /** {@link #exactRanksF32} for float64 scores. */
-    default void exactRanksF64(double[] scores, int[] offsets, int[] tieKeys, double[] ranks) {
-        for (int q = 0; q + 1 < offsets.length; q++) {
-            int from = offsets[q];
-            int m = offsets[q + 1] - from;
-            int[] order = Ranking.order(scores, from, m, Arrays.copyOfRange(tieKeys, from, from + m));
-            for (int p = 0; p < m; p++) {
-                ranks[from + order[p]] = p + 1;
-            }
-        }
-    }
-
-    /** {@link #approxRanksF32} in float64 (gradient checks); by default the scalar reference. */
-    default void approxRanksF64(double[] scores, int[] offsets, double alpha, double[] ranks) {
-        PairwiseBackends.reference().approxRanksF64(scores, offsets, alpha, ranks);
-    }
-
-    /** {@link #rankGradientF32} in float64; by default the scalar reference. */
-    default void rankGradientF64(BackwardType type, double alpha, double[] scores, float[] labels, int[] offsets,
-            double[] rankGrad, double[] scoreGrad) {
-        PairwiseBackends.reference().rankGradientF64(type, alpha, scores, labels, offsets, rankGrad, scoreGrad);
-    }
-
-    /** {@link #hingeRanksF32} in float64; by default the scalar reference. */
-    default void hingeRanksF64(double alpha, double[] scores, float[] labels, int[] offsets, double[] ranks) {
-        PairwiseBackends.reference().hingeRanksF64(alpha, scores, labels, offsets, ranks);
-    }
-
-    /** {@link #hingeRankGradientF32} in float64; by default the scalar reference. */
-    default void hingeRankGradientF64(double alpha, double[] scores, float[] labels, int[] offsets,
-            double[] rankGrad, double[] scoreGrad) {
-        PairwiseBackends.reference().hingeRankGradientF64(alpha, scores, labels, offsets, rankGrad, scoreGrad);
-    }
-
-    /** {@link #logisticPairsF32} in float64; by default the scalar reference. */
-    default void logisticPairsF64(double sigma, double[] scores, float[] labels, double[] gains,
-            double[] discounts, int[] offsets, double[] scoreGrad, double[] cost) {
-        PairwiseBackends.reference().logisticPairsF64(sigma, scores, labels, gains, discounts, offsets, scoreGrad,
-                cost);
+        Ranking.exactRanks(scores, offsets, 0, offsets.length - 1, tieKeys, ranks);
     }
 }

@@ -5,13 +5,14 @@ import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Tensor;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.pairwise.BackwardType;
+import rankgrad.ltr.pairwise.Float64Reference;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 
 /**
  * How rank variables are computed from the scores of a ragged batch, and how a gradient with
  * respect to them flows back to the scores: the three rank operators of the papers, each a forward
- * and a backward call of a {@link PairwiseBackend}, float32 scores in float32 and float64 scores in
- * float64.
+ * and a backward call of a {@link PairwiseBackend} on float32 scores; float64 scores (gradient
+ * checks) go to the scalar reference, {@link Float64Reference}, never to a backend.
  * <ul>
  *   <li>{@link TwinSigmoid}: the twin-sigmoid ranks pi^+ (Yu et al. 2020, Eq. 12): exact ranks with
  *       seeded tie keys, backward by the pair derivative of a {@link BackwardType} (Eq. 11, 20, 21);</li>
@@ -60,7 +61,7 @@ public sealed interface RankMode permits RankMode.TwinSigmoid, RankMode.Approxim
             if (scores.dtype() == DType.F32) {
                 backend.exactRanksF32(scores.f32(), batch.offsets(), tieKeys, ranks.f32());
             } else {
-                backend.exactRanksF64(scores.f64(), batch.offsets(), tieKeys, ranks.f64());
+                Float64Reference.exactRanks(scores.f64(), batch.offsets(), tieKeys, ranks.f64());
             }
             return ranks;
         }
@@ -91,7 +92,7 @@ public sealed interface RankMode permits RankMode.TwinSigmoid, RankMode.Approxim
             if (scores.dtype() == DType.F32) {
                 backend.approxRanksF32(scores.f32(), batch.offsets(), (float) alpha, ranks.f32());
             } else {
-                backend.approxRanksF64(scores.f64(), batch.offsets(), alpha, ranks.f64());
+                Float64Reference.approxRanks(scores.f64(), batch.offsets(), alpha, ranks.f64());
             }
             return ranks;
         }
@@ -123,7 +124,7 @@ public sealed interface RankMode permits RankMode.TwinSigmoid, RankMode.Approxim
             if (scores.dtype() == DType.F32) {
                 backend.hingeRanksF32((float) alpha, scores.f32(), batch.labels(), batch.offsets(), ranks.f32());
             } else {
-                backend.hingeRanksF64(alpha, scores.f64(), batch.labels(), batch.offsets(), ranks.f64());
+                Float64Reference.hingeRanks(alpha, scores.f64(), batch.labels(), batch.offsets(), ranks.f64());
             }
             return ranks;
         }
@@ -135,8 +136,8 @@ public sealed interface RankMode permits RankMode.TwinSigmoid, RankMode.Approxim
                 backend.hingeRankGradientF32((float) alpha, scores.f32(), batch.labels(), batch.offsets(),
                         rankGrad.f32(), grad.f32());
             } else {
-                backend.hingeRankGradientF64(alpha, scores.f64(), batch.labels(), batch.offsets(), rankGrad.f64(),
-                        grad.f64());
+                Float64Reference.hingeRankGradient(alpha, scores.f64(), batch.labels(), batch.offsets(),
+                        rankGrad.f64(), grad.f64());
             }
             return grad;
         }
@@ -155,7 +156,7 @@ public sealed interface RankMode permits RankMode.TwinSigmoid, RankMode.Approxim
             backend.rankGradientF32(type, (float) alpha, scores.f32(), batch.labels(), batch.offsets(), rankGrad.f32(),
                     grad.f32());
         } else {
-            backend.rankGradientF64(type, alpha, scores.f64(), batch.labels(), batch.offsets(), rankGrad.f64(),
+            Float64Reference.rankGradient(type, alpha, scores.f64(), batch.labels(), batch.offsets(), rankGrad.f64(),
                     grad.f64());
         }
         return grad;

@@ -5,8 +5,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import rankgrad.ltr.Ranking;
 import rankgrad.ltr.data.UniformData;
-import rankgrad.ltr.pairwise.PairwiseBackend;
-import rankgrad.ltr.pairwise.PairwiseBackends;
+import rankgrad.ltr.pairwise.Float64Reference;
 import rankgrad.ltr.rank.TieBreak;
 
 /**
@@ -16,7 +15,7 @@ import rankgrad.ltr.rank.TieBreak;
  * pi*(i)| between
  * <ul>
  *   <li>Table 2: pi^-(i) = 1 + sum_{j != i} sigma(sigma_steep (s_j - s_i)) for steepness in
- *       {1, 10, 100, 1e3, 1e4, 1e5} (computed by the pairwise backend in float64), and</li>
+ *       {1, 10, 100, 1e3, 1e4, 1e5} (computed in float64 on the scalar reference), and</li>
  *   <li>Table 3: Eq. 12 written pairwise, pi^+(i) = 1 + sum_{j != i} (1 - sigma^+(s_i - s_j)),
  *       with sigma^+(0) = 0.5 ("Eq-12": float32 draws tie about once per 34 vectors of 1000, and
  *       each tie costs 0.5 + 0.5) and with the tie rectified by a random permutation p (sigma^+ = 1
@@ -55,8 +54,8 @@ public final class RankAccuracy {
     private RankAccuracy() {
     }
 
-    /** Computes both tables from {@code seed} on the given backend. */
-    public static Tables measure(long seed, PairwiseBackend backend) {
+    /** Computes both tables from {@code seed} (float64, on the scalar reference: {@link Float64Reference}). */
+    public static Tables measure(long seed) {
         double[][] approx = new double[LENGTHS.length][STEEPNESS.length];
         double[][] squares = new double[LENGTHS.length][STEEPNESS.length];
         double[] eq12 = new double[LENGTHS.length];
@@ -77,7 +76,7 @@ public final class RankAccuracy {
                 int[] truth = Ranking.ranks(Ranking.order(s, 0, m, keys));
                 double[] ranks = new double[m];
                 for (int k = 0; k < STEEPNESS.length; k++) {
-                    backend.approxRanksF64(s, new int[] {0, m}, STEEPNESS[k], ranks);
+                    Float64Reference.approxRanks(s, new int[] {0, m}, STEEPNESS[k], ranks);
                     double d = l1(ranks, truth);
                     approx[l][k] += d / VECTORS;
                     squares[l][k] += d * d / VECTORS;
@@ -159,7 +158,7 @@ public final class RankAccuracy {
     /** Prints the tables; optional argument: the seed (default 2020). */
     public static void main(String[] args) {
         long seed = args.length > 0 ? Long.parseLong(args[0]) : 2020L;
-        System.out.println("seed " + seed + ", pairwise backend " + PairwiseBackends.cpu());
-        print(measure(seed, PairwiseBackends.cpu()), System.out);
+        System.out.println("seed " + seed + ", float64 scalar reference");
+        print(measure(seed), System.out);
     }
 }

@@ -12,7 +12,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the pair weights held fixed, both against central differences.
  */
 class ReferencePairTermsTest {
-    private static final PairwiseBackend REFERENCE = PairwiseBackends.reference();
     /** Central differences with h = 1e-6 on terms of size O(m): truncation O(h^2) and rounding 1e-16 / h. */
     private static final double H = 1e-6;
     private static final double TOLERANCE = 1e-6;
@@ -27,12 +26,12 @@ class ReferencePairTermsTest {
         double[] c = scores(rng, 20);
         double alpha = 0.5 + 2 * rng.nextDouble();
         double[] grad = new double[20];
-        REFERENCE.hingeRankGradientF64(alpha, s, y, offsets, c, grad);
+        Float64Reference.hingeRankGradient(alpha, s, y, offsets, c, grad);
         for (int k = 0; k < 20; k++) {
             int i = k;
             double numeric = centralDifference(s, i, x -> {
                 double[] r = new double[20];
-                REFERENCE.hingeRanksF64(alpha, x, y, offsets, r);
+                Float64Reference.hingeRanks(alpha, x, y, offsets, r);
                 return dot(c, r);
             });
             assertEquals(numeric, grad[k], TOLERANCE, "document " + k);
@@ -56,7 +55,7 @@ class ReferencePairTermsTest {
         for (double[] g : new double[][] {null, gains}) {
             double[] grad = new double[20];
             double[] cost = new double[20];
-            REFERENCE.logisticPairsF64(sigma, s, y, g, disc, offsets, grad, cost);
+            Float64Reference.logisticPairs(sigma, s, y, g, disc, offsets, grad, cost);
             double sum = 0;
             for (int q = 0; q + 1 < offsets.length; q++) {
                 double perQuery = 0;
@@ -71,7 +70,7 @@ class ReferencePairTermsTest {
                 double numeric = centralDifference(s, k, x -> {
                     double[] unused = new double[20];
                     double[] c = new double[20];
-                    REFERENCE.logisticPairsF64(sigma, x, y, g, disc, offsets, unused, c);
+                    Float64Reference.logisticPairs(sigma, x, y, g, disc, offsets, unused, c);
                     return java.util.Arrays.stream(c).sum();
                 });
                 assertEquals(numeric, grad[k], TOLERANCE, (g == null ? "ranknet" : "lambdarank") + " document " + k);

@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import rankgrad.autodiff.Tensor;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.pairwise.BackwardType;
-import rankgrad.ltr.pairwise.PairwiseBackends;
 import rankgrad.ltr.rank.TieBreak;
 import rankgrad.ltr.rank.TwinSigmoidRanks;
 
@@ -16,7 +15,7 @@ class RankAccuracyTest {
 
     @Test
     void tablesTwoAndThreeAreReproduced() {
-        RankAccuracy.Tables t = RankAccuracy.measure(2020, PairwiseBackends.cpu());
+        RankAccuracy.Tables t = RankAccuracy.measure(2020);
         for (int l = 0; l < RankAccuracy.LENGTHS.length; l++) {
             assertEquals(0.0, t.eq12TieBreak()[l], 0.0, "Eq. 12 plus tie breaking is exact, v2 = " + RankAccuracy.LENGTHS[l]);
             for (int k = 0; k < RankAccuracy.STEEPNESS.length; k++) {

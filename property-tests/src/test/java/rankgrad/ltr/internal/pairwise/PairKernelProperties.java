@@ -12,7 +12,6 @@ import rankgrad.ltr.pairwise.BackwardType;
 
 class PairKernelProperties {
     private static final double EPS_F32 = 0x1.0p-24;
-    private static final double EPS_F64 = 0x1.0p-53;
 
     /** One query of m documents at offset off (arrays longer on both sides), rows [rowFrom, rowTo). */
     record Query(double[] s, float[] y, double[] g, int off, int m, int rowFrom, int rowTo, double alpha) {
@@ -28,7 +27,7 @@ class PairKernelProperties {
 
     static Gen<Query> queries() {
         return in -> {
-            // Up to 70 documents: full and partial blocks of 16 float lanes and 8 double lanes.
+            // Up to 70 documents: full and partial blocks of 16 float lanes.
             int m = (int) in.next(Constraint.between(0, 70));
             int off = (int) in.next(Constraint.between(0, 5));
             int n = off + m + 3;
@@ -67,32 +66,21 @@ class PairKernelProperties {
             float a32 = (float) q.alpha();
             float[] want32 = new float[n];
             float[] got32 = new float[n];
-            double[] want64 = new double[n];
-            double[] got64 = new double[n];
             scalar.approxRanksF32(s32, q.off(), q.m(), q.rowFrom(), q.rowTo(), a32, want32);
             vector.approxRanksF32(s32, q.off(), q.m(), q.rowFrom(), q.rowTo(), a32, got32);
-            scalar.approxRanksF64(q.s(), q.off(), q.m(), q.rowFrom(), q.rowTo(), q.alpha(), want64);
-            vector.approxRanksF64(q.s(), q.off(), q.m(), q.rowFrom(), q.rowTo(), q.alpha(), got64);
             for (int k = 0; k < n; k++) {
                 double bound = termBound(q, k, null);
                 assertEquals(want32[k], got32[k], bound * EPS_F32 + q.m() * Float.MIN_NORMAL, "approxRanksF32 row " + k);
-                assertEquals(want64[k], got64[k], bound * EPS_F64 + q.m() * Double.MIN_NORMAL, "approxRanksF64 row " + k);
             }
             for (BackwardType type : BackwardType.values()) {
                 Arrays.fill(want32, 0f);
                 Arrays.fill(got32, 0f);
-                Arrays.fill(want64, 0.0);
-                Arrays.fill(got64, 0.0);
                 scalar.rankGradientF32(type, s32, q.y(), g32, q.off(), q.m(), q.rowFrom(), q.rowTo(), a32, want32);
                 vector.rankGradientF32(type, s32, q.y(), g32, q.off(), q.m(), q.rowFrom(), q.rowTo(), a32, got32);
-                scalar.rankGradientF64(type, q.s(), q.y(), q.g(), q.off(), q.m(), q.rowFrom(), q.rowTo(), q.alpha(), want64);
-                vector.rankGradientF64(type, q.s(), q.y(), q.g(), q.off(), q.m(), q.rowFrom(), q.rowTo(), q.alpha(), got64);
                 for (int k = 0; k < n; k++) {
                     double bound = termBound(q, k, type);
                     assertEquals(want32[k], got32[k], bound * EPS_F32 + q.m() * Float.MIN_NORMAL,
                             "rankGradientF32 " + type + " row " + k);
-                    assertEquals(want64[k], got64[k], bound * EPS_F64 + q.m() * Double.MIN_NORMAL,
-                            "rankGradientF64 " + type + " row " + k);
                 }
             }
         });

@@ -13,14 +13,13 @@ import rankgrad.simd.internal.VectorSupport;
 
 /**
  * Laws of the vector pair-term kernels (the smoothed hinge of SHF-SDCG, the logistic pairs of
- * RankNet and LambdaRank): each equals its scalar oracle within a stated tolerance, in float32 and
- * float64, on query sizes around the float and double lane counts (also in the 128-bit surefire
+ * RankNet and LambdaRank): each equals its scalar oracle within a stated tolerance in float32 (float64
+ * has only the scalar kernels), on query sizes around the float lane count (also in the 128-bit surefire
  * run), with ties, signed zeros and scores far apart; and a row's result does not depend on which
  * other rows share its vector.
  */
 class PairTermKernelProperties {
     private static final double EPS_F32 = 0x1.0p-24;
-    private static final double EPS_F64 = 0x1.0p-53;
     private static final int LANES = VectorSupport.LANES;
     private static final PairKernels VECTOR = PairKernelProvider.kernels();
     private static final PairKernels SCALAR = PairKernelProvider.scalar();
@@ -43,7 +42,7 @@ class PairTermKernelProperties {
     }
 
     static Gen<Query> queries() {
-        // Sizes around both lane counts (double vectors have half the float lanes) and a few larger.
+        // Sizes around the lane count (and half of it) and a few larger.
         int[] sizes = {0, 1, 2, LANES / 2 - 1, LANES / 2, LANES / 2 + 1, LANES - 1, LANES, LANES + 1, 2 * LANES + 1,
             3 * LANES - 1, 37, 70};
         return in -> {
@@ -89,19 +88,13 @@ class PairTermKernelProperties {
             F32 f = F32.of(q);
             int n = q.s().length;
             float[][] out32 = new float[2][n];
-            double[][] out64 = new double[2][n];
             SCALAR.hingeRanksF32(f.s, q.y(), q.off(), q.m(), q.rowFrom(), q.rowTo(), f.alpha, out32[0]);
             VECTOR.hingeRanksF32(f.s, q.y(), q.off(), q.m(), q.rowFrom(), q.rowTo(), f.alpha, out32[1]);
-            SCALAR.hingeRanksF64(q.s(), q.y(), q.off(), q.m(), q.rowFrom(), q.rowTo(), q.alpha(), out64[0]);
-            VECTOR.hingeRanksF64(q.s(), q.y(), q.off(), q.m(), q.rowFrom(), q.rowTo(), q.alpha(), out64[1]);
-            assertClose(q, "hingeRanks", out32, out64, Term.HINGE_RANK);
+            assertClose(q, "hingeRanks", out32, Term.HINGE_RANK);
             out32 = new float[2][n];
-            out64 = new double[2][n];
             SCALAR.hingeRankGradientF32(f.s, q.y(), f.c, q.off(), q.m(), q.rowFrom(), q.rowTo(), f.alpha, out32[0]);
             VECTOR.hingeRankGradientF32(f.s, q.y(), f.c, q.off(), q.m(), q.rowFrom(), q.rowTo(), f.alpha, out32[1]);
-            SCALAR.hingeRankGradientF64(q.s(), q.y(), q.c(), q.off(), q.m(), q.rowFrom(), q.rowTo(), q.alpha(), out64[0]);
-            VECTOR.hingeRankGradientF64(q.s(), q.y(), q.c(), q.off(), q.m(), q.rowFrom(), q.rowTo(), q.alpha(), out64[1]);
-            assertClose(q, "hingeRankGradient", out32, out64, Term.HINGE_GRADIENT);
+            assertClose(q, "hingeRankGradient", out32, Term.HINGE_GRADIENT);
         });
     }
 
@@ -112,18 +105,12 @@ class PairTermKernelProperties {
             int n = q.s().length;
             float[][] grad32 = new float[2][n];
             float[][] cost32 = new float[2][n];
-            double[][] grad64 = new double[2][n];
-            double[][] cost64 = new double[2][n];
             SCALAR.logisticPairsF32(f.s, q.y(), f.gain, f.disc, q.off(), q.m(), q.rowFrom(), q.rowTo(), f.alpha,
                     grad32[0], cost32[0]);
             VECTOR.logisticPairsF32(f.s, q.y(), f.gain, f.disc, q.off(), q.m(), q.rowFrom(), q.rowTo(), f.alpha,
                     grad32[1], cost32[1]);
-            SCALAR.logisticPairsF64(q.s(), q.y(), q.gain(), q.disc(), q.off(), q.m(), q.rowFrom(), q.rowTo(), q.alpha(),
-                    grad64[0], cost64[0]);
-            VECTOR.logisticPairsF64(q.s(), q.y(), q.gain(), q.disc(), q.off(), q.m(), q.rowFrom(), q.rowTo(), q.alpha(),
-                    grad64[1], cost64[1]);
-            assertClose(q, "logisticPairs grad", grad32, grad64, Term.LOGISTIC_GRADIENT);
-            assertClose(q, "logisticPairs cost", cost32, cost64, Term.LOGISTIC_COST);
+            assertClose(q, "logisticPairs grad", grad32, Term.LOGISTIC_GRADIENT);
+            assertClose(q, "logisticPairs cost", cost32, Term.LOGISTIC_COST);
         });
     }
 
@@ -184,13 +171,12 @@ class PairTermKernelProperties {
      * Scalar (index 0) and vector (index 1) outputs agree: rows outside [rowFrom, rowTo) are not
      * written (still 0); where the scalar row is infinite or NaN (scores at +-MAX_VALUE make
      * s_k - s_j overflow) the vector row is the same value; elsewhere they differ by at most
-     * {@link #rowBound} in each precision.
+     * {@link #rowBound}.
      */
-    private static void assertClose(Query q, String what, float[][] f32, double[][] f64, Term term) {
+    private static void assertClose(Query q, String what, float[][] f32, Term term) {
         for (int k = 0; k < q.s().length; k++) {
             if (k < q.rowFrom() || k >= q.rowTo()) {
                 assertEquals(0, Float.floatToIntBits(f32[1][k]), what + "F32 wrote row " + k + " outside the rows");
-                assertEquals(0, Double.doubleToLongBits(f64[1][k]), what + "F64 wrote row " + k + " outside the rows");
                 continue;
             }
             if (!Float.isFinite(f32[0][k])) {
@@ -199,14 +185,6 @@ class PairTermKernelProperties {
                 double tol = rowBound(q, k, term, EPS_F32, Float.MIN_NORMAL);
                 if (!(Math.abs(f32[1][k] - f32[0][k]) <= tol)) {
                     fail(what + "F32 row " + k + ": vector " + f32[1][k] + ", scalar " + f32[0][k] + ", tol " + tol);
-                }
-            }
-            if (!Double.isFinite(f64[0][k])) {
-                assertEquals(f64[0][k], f64[1][k], what + "F64 row " + k);
-            } else {
-                double tol = rowBound(q, k, term, EPS_F64, Double.MIN_NORMAL);
-                if (!(Math.abs(f64[1][k] - f64[0][k]) <= tol)) {
-                    fail(what + "F64 row " + k + ": vector " + f64[1][k] + ", scalar " + f64[0][k] + ", tol " + tol);
                 }
             }
         }

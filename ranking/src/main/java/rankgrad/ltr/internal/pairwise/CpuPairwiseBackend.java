@@ -1,6 +1,5 @@
 package rankgrad.ltr.internal.pairwise;
 
-import java.util.Arrays;
 import java.util.Objects;
 import rankgrad.simd.Parallel;
 import rankgrad.ltr.Ranking;
@@ -13,8 +12,9 @@ import rankgrad.ltr.pairwise.PairwiseBackend;
  * and nothing of size m^2 is ever allocated; rows run in parallel in tasks of about 65,536 pairs
  * fixed by the batch's offsets ({@link WorkPartition}).
  *
- * <p>Exact ranks sort each query with {@link Ranking} (O(m log m)), the one definition of ranking
- * shared with the metrics and LambdaRank.
+ * <p>Exact ranks sort each query with {@link Ranking#exactRanks} (O(m log m)), the one definition of
+ * ranking shared with the metrics and LambdaRank, in tasks of about 4,096 documents. Float32 only:
+ * float64 never reaches a backend ({@link rankgrad.ltr.pairwise.Float64Reference}).
  *
  * <p>Registered with {@link java.util.ServiceLoader} twice: as {@code cpu} on this JVM's kernels
  * and, as {@link Reference}, on the scalar pair kernels ({@code reference}), so that {@link
@@ -23,11 +23,6 @@ import rankgrad.ltr.pairwise.PairwiseBackend;
  * <p>Thread-safety: stateless apart from its kernels; safe for concurrent use.
  */
 public sealed class CpuPairwiseBackend implements PairwiseBackend permits CpuPairwiseBackend.Reference {
-    /** Pair terms per task: large enough to amortize task overhead, small enough to balance 2+ cores. */
-    static final long PAIRS_PER_TASK = 1 << 16;
-    /** Documents per task of the O(m log m) exact ranking. */
-    static final int DOCS_PER_TASK = 4096;
-
     private final PairKernels kernels;
 
     /** The CPU backend on the kernels chosen for this JVM; the constructor {@link java.util.ServiceLoader} calls. */
@@ -41,7 +36,7 @@ public sealed class CpuPairwiseBackend implements PairwiseBackend permits CpuPai
 
     /**
      * The CPU backend on the scalar pair kernels, registered as {@code reference}: what every
-     * backend is checked against, and where float64 (gradient checks) is computed.
+     * backend is checked against.
      */
     public static final class Reference extends CpuPairwiseBackend {
         /** The constructor {@link java.util.ServiceLoader} calls. */
@@ -77,121 +72,42 @@ public sealed class CpuPairwiseBackend implements PairwiseBackend permits CpuPai
 
     @Override
     public void exactRanksF32(float[] scores, int[] offsets, int[] tieKeys, float[] ranks) {
-        int[] blocks = WorkPartition.queryBlocks(offsets, DOCS_PER_TASK);
-        Parallel.forEach(blocks.length - 1, t -> {
-            for (int q = blocks[t]; q < blocks[t + 1]; q++) {
-                int from = offsets[q];
-                int m = offsets[q + 1] - from;
-                int[] order = Ranking.order(scores, from, m, Arrays.copyOfRange(tieKeys, from, from + m));
-                for (int p = 0; p < m; p++) {
-                    ranks[from + order[p]] = p + 1;
-                }
-            }
-        });
-    }
-
-    @Override
-    public void exactRanksF64(double[] scores, int[] offsets, int[] tieKeys, double[] ranks) {
-        int[] blocks = WorkPartition.queryBlocks(offsets, DOCS_PER_TASK);
-        Parallel.forEach(blocks.length - 1, t -> {
-            for (int q = blocks[t]; q < blocks[t + 1]; q++) {
-                int from = offsets[q];
-                int m = offsets[q + 1] - from;
-                int[] order = Ranking.order(scores, from, m, Arrays.copyOfRange(tieKeys, from, from + m));
-                for (int p = 0; p < m; p++) {
-                    ranks[from + order[p]] = p + 1;
-                }
-            }
-        });
+        int[] blocks = WorkPartition.queryBlocks(offsets, WorkPartition.DOCS_PER_TASK);
+        Parallel.forEach(blocks.length - 1,
+                t -> Ranking.exactRanks(scores, offsets, blocks[t], blocks[t + 1], tieKeys, ranks));
     }
 
     @Override
     public void approxRanksF32(float[] scores, int[] offsets, float alpha, float[] ranks) {
-        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
+        WorkPartition.forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
                 kernels.approxRanksF32(scores, from, m, rowFrom, rowTo, alpha, ranks));
-    }
-
-    @Override
-    public void approxRanksF64(double[] scores, int[] offsets, double alpha, double[] ranks) {
-        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
-                kernels.approxRanksF64(scores, from, m, rowFrom, rowTo, alpha, ranks));
     }
 
     @Override
     public void rankGradientF32(BackwardType type, float alpha, float[] scores, float[] labels, int[] offsets,
             float[] rankGrad, float[] scoreGrad) {
-        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
+        WorkPartition.forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
                 kernels.rankGradientF32(type, scores, labels, rankGrad, from, m, rowFrom, rowTo, alpha, scoreGrad));
     }
 
     @Override
-    public void rankGradientF64(BackwardType type, double alpha, double[] scores, float[] labels, int[] offsets,
-            double[] rankGrad, double[] scoreGrad) {
-        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
-                kernels.rankGradientF64(type, scores, labels, rankGrad, from, m, rowFrom, rowTo, alpha, scoreGrad));
-    }
-
-    @Override
     public void hingeRanksF32(float alpha, float[] scores, float[] labels, int[] offsets, float[] ranks) {
-        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
+        WorkPartition.forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
                 kernels.hingeRanksF32(scores, labels, from, m, rowFrom, rowTo, alpha, ranks));
-    }
-
-    @Override
-    public void hingeRanksF64(double alpha, double[] scores, float[] labels, int[] offsets, double[] ranks) {
-        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
-                kernels.hingeRanksF64(scores, labels, from, m, rowFrom, rowTo, alpha, ranks));
     }
 
     @Override
     public void hingeRankGradientF32(float alpha, float[] scores, float[] labels, int[] offsets, float[] rankGrad,
             float[] scoreGrad) {
-        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
+        WorkPartition.forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
                 kernels.hingeRankGradientF32(scores, labels, rankGrad, from, m, rowFrom, rowTo, alpha, scoreGrad));
-    }
-
-    @Override
-    public void hingeRankGradientF64(double alpha, double[] scores, float[] labels, int[] offsets,
-            double[] rankGrad, double[] scoreGrad) {
-        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) ->
-                kernels.hingeRankGradientF64(scores, labels, rankGrad, from, m, rowFrom, rowTo, alpha, scoreGrad));
     }
 
     @Override
     public void logisticPairsF32(float sigma, float[] scores, float[] labels, float[] gains, float[] discounts,
             int[] offsets, float[] scoreGrad, float[] cost) {
-        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) -> kernels.logisticPairsF32(scores, labels, gains,
+        WorkPartition.forEachRowSegment(offsets, (from, m, rowFrom, rowTo) -> kernels.logisticPairsF32(scores, labels, gains,
                 discounts, from, m, rowFrom, rowTo, sigma, scoreGrad, cost));
-    }
-
-    @Override
-    public void logisticPairsF64(double sigma, double[] scores, float[] labels, double[] gains, double[] discounts,
-            int[] offsets, double[] scoreGrad, double[] cost) {
-        forEachRowSegment(offsets, (from, m, rowFrom, rowTo) -> kernels.logisticPairsF64(scores, labels, gains,
-                discounts, from, m, rowFrom, rowTo, sigma, scoreGrad, cost));
-    }
-
-    /** The rows [rowFrom, rowTo) of the query of m documents starting at from. */
-    @FunctionalInterface
-    private interface RowSegment {
-        void run(int from, int m, int rowFrom, int rowTo);
-    }
-
-    /** Runs the row tasks of {@link WorkPartition#rowBlocks}, cutting each task's rows at query boundaries. */
-    private static void forEachRowSegment(int[] offsets, RowSegment segment) {
-        int[] blocks = WorkPartition.rowBlocks(offsets, PAIRS_PER_TASK);
-        Parallel.forEach(blocks.length - 1, t -> {
-            int k = blocks[t];
-            int q = WorkPartition.queryOf(offsets, k);
-            while (k < blocks[t + 1]) {
-                while (k >= offsets[q + 1]) {
-                    q++;
-                }
-                int end = Math.min(blocks[t + 1], offsets[q + 1]);
-                segment.run(offsets[q], offsets[q + 1] - offsets[q], k, end);
-                k = end;
-            }
-        });
     }
 
     @Override

@@ -11,8 +11,10 @@ import rankgrad.ltr.pairwise.BackwardType;
  *
  * <p>Every method reads the query's documents {@code [off, off + m)} of flat batch arrays and
  * writes {@code out[k]} for the rows {@code rowFrom <= k < rowTo}, a sub-range of the query.
- * Notation: sigma(x) = 1 / (1 + e^{-x}), z_kj = s_k - s_j, sb = sigma(alpha z_kj), u_kj =
- * sign(y_k - y_j). Each row sums j = off, off+1, ... in that order.
+ * Float32 only: float64 runs on {@link ScalarPairKernels}' own float64 loops ({@link
+ * rankgrad.ltr.pairwise.Float64Reference}). Notation: sigma(x) = 1 / (1 + e^{-x}), z_kj = s_k -
+ * s_j, sb = sigma(alpha z_kj), u_kj = sign(y_k - y_j). Each row sums j = off, off+1, ... in that
+ * order.
  *
  * <p>Implementations may differ from the scalar oracle by a few ulps per term (exp, fused
  * multiply-add, where constant factors are applied), never by the order of the sum; they are
@@ -30,8 +32,6 @@ public interface PairKernels {
      */
     void approxRanksF32(float[] s, int off, int m, int rowFrom, int rowTo, float alpha, float[] out);
 
-    /** {@link #approxRanksF32} in float64. */
-    void approxRanksF64(double[] s, int off, int m, int rowFrom, int rowTo, double alpha, double[] out);
 
     /**
      * out[k] = d/ds_k of sum_i g_i r_i, where r_i = 1 + sum_{j != i} (1 - h(s_i - s_j)) and the
@@ -45,9 +45,6 @@ public interface PairKernels {
     void rankGradientF32(BackwardType type, float[] s, float[] y, float[] g, int off, int m, int rowFrom, int rowTo,
             float alpha, float[] out);
 
-    /** {@link #rankGradientF32} in float64 (labels stay float32, as in a batch). */
-    void rankGradientF64(BackwardType type, double[] s, float[] y, double[] g, int off, int m, int rowFrom, int rowTo,
-            double alpha, double[] out);
 
     /**
      * The smoothed-hinge ranks of SHF-SDCG (Wu et al. Eq. 12-15; {@link PairwiseBackend#hingeRanksF32}):
@@ -55,8 +52,6 @@ public interface PairKernels {
      */
     void hingeRanksF32(float[] s, float[] y, int off, int m, int rowFrom, int rowTo, float alpha, float[] out);
 
-    /** {@link #hingeRanksF32} in float64. */
-    void hingeRanksF64(double[] s, float[] y, int off, int m, int rowFrom, int rowTo, double alpha, double[] out);
 
     /**
      * out[k] = sum_j (c_k T'_kj(s_k - s_j) - c_j T'_jk(s_j - s_k)), the score gradient through
@@ -65,9 +60,6 @@ public interface PairKernels {
     void hingeRankGradientF32(float[] s, float[] y, float[] c, int off, int m, int rowFrom, int rowTo, float alpha,
             float[] out);
 
-    /** {@link #hingeRankGradientF32} in float64. */
-    void hingeRankGradientF64(double[] s, float[] y, double[] c, int off, int m, int rowFrom, int rowTo,
-            double alpha, double[] out);
 
     /**
      * RankNet / LambdaRank pair terms ({@link PairwiseBackend#logisticPairsF32}): with z = sigma_s
@@ -78,7 +70,4 @@ public interface PairKernels {
     void logisticPairsF32(float[] s, float[] y, float[] gain, float[] disc, int off, int m, int rowFrom, int rowTo,
             float sigma, float[] grad, float[] cost);
 
-    /** {@link #logisticPairsF32} in float64. */
-    void logisticPairsF64(double[] s, float[] y, double[] gain, double[] disc, int off, int m, int rowFrom,
-            int rowTo, double sigma, double[] grad, double[] cost);
 }

@@ -3,9 +3,10 @@ package rankgrad.ltr.internal.pairwise;
 import rankgrad.ltr.pairwise.BackwardType;
 
 /**
- * Plain-Java pair kernels: the reference every SIMD kernel is tested against, and the fallback
- * when {@code jdk.incubator.vector} is not available. Each loop evaluates the pair term exactly
- * as written in {@link PairKernels} and sums j from the query's first document up.
+ * Plain-Java pair kernels: the reference every SIMD kernel is tested against, the fallback when
+ * {@code jdk.incubator.vector} is not available, and the only float64 implementation (gradient
+ * checks; {@link rankgrad.ltr.pairwise.Float64Reference}). Each loop evaluates the pair term
+ * exactly as written in {@link PairKernels} and sums j from the query's first document up.
  */
 public final class ScalarPairKernels implements PairKernels {
     /** The shared instance (the class is stateless). */
@@ -30,7 +31,7 @@ public final class ScalarPairKernels implements PairKernels {
         }
     }
 
-    @Override
+    /** The float64 form of the float32 method of the same name (see {@link rankgrad.ltr.pairwise.Float64Reference}). */
     public void approxRanksF64(double[] s, int off, int m, int rowFrom, int rowTo, double alpha, double[] out) {
         for (int k = rowFrom; k < rowTo; k++) {
             double sum = 0.5;
@@ -59,7 +60,7 @@ public final class ScalarPairKernels implements PairKernels {
         }
     }
 
-    @Override
+    /** The float64 form of the float32 method of the same name (see {@link rankgrad.ltr.pairwise.Float64Reference}). */
     public void rankGradientF64(BackwardType type, double[] s, float[] y, double[] g, int off, int m, int rowFrom,
             int rowTo, double alpha, double[] out) {
         for (int k = rowFrom; k < rowTo; k++) {
@@ -89,7 +90,7 @@ public final class ScalarPairKernels implements PairKernels {
         }
     }
 
-    @Override
+    /** The float64 form of the float32 method of the same name (see {@link rankgrad.ltr.pairwise.Float64Reference}). */
     public void hingeRanksF64(double[] s, float[] y, int off, int m, int rowFrom, int rowTo, double alpha,
             double[] out) {
         for (int k = rowFrom; k < rowTo; k++) {
@@ -115,7 +116,7 @@ public final class ScalarPairKernels implements PairKernels {
         }
     }
 
-    @Override
+    /** The float64 form of the float32 method of the same name (see {@link rankgrad.ltr.pairwise.Float64Reference}). */
     public void hingeRankGradientF64(double[] s, float[] y, double[] c, int off, int m, int rowFrom, int rowTo,
             double alpha, double[] out) {
         for (int k = rowFrom; k < rowTo; k++) {
@@ -152,7 +153,7 @@ public final class ScalarPairKernels implements PairKernels {
         }
     }
 
-    @Override
+    /** The float64 form of the float32 method of the same name (see {@link rankgrad.ltr.pairwise.Float64Reference}). */
     public void logisticPairsF64(double[] s, float[] y, double[] gain, double[] disc, int off, int m, int rowFrom,
             int rowTo, double sigma, double[] grad, double[] cost) {
         for (int k = rowFrom; k < rowTo; k++) {

@@ -1,6 +1,5 @@
 package rankgrad.ltr.internal.pairwise;
 
-import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
@@ -32,7 +31,6 @@ import rankgrad.simd.internal.VectorSupport;
  */
 final class VectorHingeKernels {
     private static final VectorSpecies<Float> F = VectorSupport.FLOAT;
-    private static final VectorSpecies<Double> D = VectorSupport.DOUBLE;
 
     private VectorHingeKernels() {
     }
@@ -95,30 +93,6 @@ final class VectorHingeKernels {
                 FloatVector a = g.blend(half.sub(h), lead.and(x.compare(VectorOperators.LT, 0f)))
                         .blend(h.add(0.5f), trail.and(x.compare(VectorOperators.GT, 0f)));
                 acc = acc.add(a.add(1f, trail));
-            }
-            acc.intoArray(out, kb, rows);
-        }
-    }
-
-    /** {@link #ranksF32} in float64. */
-    static void ranksF64(double[] s, float[] y, int off, int m, int rowFrom, int rowTo, double alpha, double[] out) {
-        double quarterA = 0.25 * alpha;
-        DoubleVector half = DoubleVector.broadcast(D, 0.5);
-        for (int kb = rowFrom; kb < rowTo; kb += D.length()) {
-            VectorMask<Double> rows = D.indexInRange(kb, rowTo);
-            DoubleVector sk = DoubleVector.fromArray(D, s, kb, rows);
-            DoubleVector yk = VectorPairKernels.labelsF64(y, kb, rowTo);
-            DoubleVector acc = half;
-            for (int j = off; j < off + m; j++) {
-                DoubleVector x = sk.sub(s[j]);
-                VectorMask<Double> lead = yk.compare(VectorOperators.GT, y[j]);
-                VectorMask<Double> trail = yk.compare(VectorOperators.LT, y[j]);
-                DoubleVector ax = x.mul(alpha);
-                DoubleVector g = VectorMath.sigmoid(ax.neg().blend(ax, trail));
-                DoubleVector h = x.mul(quarterA);
-                DoubleVector a = g.blend(half.sub(h), lead.and(x.compare(VectorOperators.LT, 0.0)))
-                        .blend(h.add(0.5), trail.and(x.compare(VectorOperators.GT, 0.0)));
-                acc = acc.add(a.add(1.0, trail));
             }
             acc.intoArray(out, kb, rows);
         }
@@ -198,32 +172,4 @@ final class VectorHingeKernels {
         }
     }
 
-    /** {@link #gradientF32} in float64. */
-    static void gradientF64(double[] s, float[] y, double[] c, int off, int m, int rowFrom, int rowTo, double alpha,
-            double[] out) {
-        double tangentSlope = -0.25 * alpha;
-        double minusA = -alpha;
-        DoubleVector one = DoubleVector.broadcast(D, 1.0);
-        for (int kb = rowFrom; kb < rowTo; kb += D.length()) {
-            VectorMask<Double> rows = D.indexInRange(kb, rowTo);
-            DoubleVector sk = DoubleVector.fromArray(D, s, kb, rows);
-            DoubleVector yk = VectorPairKernels.labelsF64(y, kb, rowTo);
-            DoubleVector ck = DoubleVector.fromArray(D, c, kb, rows);
-            DoubleVector acc = DoubleVector.zero(D);
-            for (int j = off; j < off + m; j++) {
-                DoubleVector x = sk.sub(s[j]);
-                VectorMask<Double> lead = yk.compare(VectorOperators.GT, y[j]);
-                VectorMask<Double> trail = yk.compare(VectorOperators.LT, y[j]);
-                DoubleVector e = VectorMath.exp(x.mul(alpha).abs().neg());
-                DoubleVector r = one.div(one.add(e));
-                DoubleVector b = e.mul(r).mul(r).mul(minusA)
-                        .blend(tangentSlope, lead.and(x.compare(VectorOperators.LT, 0.0))
-                                .or(trail.and(x.compare(VectorOperators.GT, 0.0))));
-                DoubleVector t1 = b.lanewise(VectorOperators.NEG, trail);
-                DoubleVector t2 = b.lanewise(VectorOperators.NEG, lead);
-                acc = acc.add(ck.mul(t1).sub(t2.mul(c[j])));
-            }
-            acc.intoArray(out, kb, rows);
-        }
-    }
 }

@@ -1,6 +1,5 @@
 package rankgrad.ltr.internal.pairwise;
 
-import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
@@ -24,7 +23,6 @@ import rankgrad.simd.internal.VectorSupport;
  */
 final class VectorLogisticKernels {
     private static final VectorSpecies<Float> F = VectorSupport.FLOAT;
-    private static final VectorSpecies<Double> D = VectorSupport.DOUBLE;
 
     private VectorLogisticKernels() {
     }
@@ -84,58 +82,4 @@ final class VectorLogisticKernels {
         }
     }
 
-    /** {@link #rankNetF32} in float64. */
-    static void rankNetF64(double[] s, float[] y, int off, int m, int rowFrom, int rowTo, double sigma, double[] grad,
-            double[] cost) {
-        DoubleVector one = DoubleVector.broadcast(D, 1.0);
-        for (int kb = rowFrom; kb < rowTo; kb += D.length()) {
-            VectorMask<Double> rows = D.indexInRange(kb, rowTo);
-            DoubleVector sk = DoubleVector.fromArray(D, s, kb, rows);
-            DoubleVector yk = VectorPairKernels.labelsF64(y, kb, rowTo);
-            DoubleVector g = DoubleVector.zero(D);
-            DoubleVector c = DoubleVector.zero(D);
-            for (int j = off; j < off + m; j++) {
-                VectorMask<Double> lead = yk.compare(VectorOperators.GT, y[j]);
-                VectorMask<Double> trail = yk.compare(VectorOperators.LT, y[j]);
-                DoubleVector z = sk.sub(s[j]).mul(sigma);
-                DoubleVector v = z.lanewise(VectorOperators.NEG, lead);
-                DoubleVector e = VectorMath.exp(v.abs().neg());
-                DoubleVector r = one.div(one.add(e));
-                DoubleVector t = r.blend(e.mul(r), v.compare(VectorOperators.LT, 0.0)).mul(sigma);
-                g = g.sub(t, lead).add(t, trail);
-                c = c.add(v.max(0.0).add(VectorMath.log1pUnit(e)), lead);
-            }
-            g.intoArray(grad, kb, rows);
-            c.intoArray(cost, kb, rows);
-        }
-    }
-
-    /** {@link #lambdaRankF32} in float64. */
-    static void lambdaRankF64(double[] s, float[] y, double[] gain, double[] disc, int off, int m, int rowFrom,
-            int rowTo, double sigma, double[] grad, double[] cost) {
-        DoubleVector one = DoubleVector.broadcast(D, 1.0);
-        for (int kb = rowFrom; kb < rowTo; kb += D.length()) {
-            VectorMask<Double> rows = D.indexInRange(kb, rowTo);
-            DoubleVector sk = DoubleVector.fromArray(D, s, kb, rows);
-            DoubleVector yk = VectorPairKernels.labelsF64(y, kb, rowTo);
-            DoubleVector gk = DoubleVector.fromArray(D, gain, kb, rows);
-            DoubleVector dk = DoubleVector.fromArray(D, disc, kb, rows);
-            DoubleVector g = DoubleVector.zero(D);
-            DoubleVector c = DoubleVector.zero(D);
-            for (int j = off; j < off + m; j++) {
-                VectorMask<Double> lead = yk.compare(VectorOperators.GT, y[j]);
-                VectorMask<Double> trail = yk.compare(VectorOperators.LT, y[j]);
-                DoubleVector w = gk.sub(gain[j]).abs().mul(dk.sub(disc[j]).abs());
-                DoubleVector z = sk.sub(s[j]).mul(sigma);
-                DoubleVector v = z.lanewise(VectorOperators.NEG, lead);
-                DoubleVector e = VectorMath.exp(v.abs().neg());
-                DoubleVector r = one.div(one.add(e));
-                DoubleVector t = w.mul(sigma).mul(r.blend(e.mul(r), v.compare(VectorOperators.LT, 0.0)));
-                g = g.sub(t, lead).add(t, trail);
-                c = c.add(w.mul(v.max(0.0).add(VectorMath.log1pUnit(e))), lead);
-            }
-            g.intoArray(grad, kb, rows);
-            c.intoArray(cost, kb, rows);
-        }
-    }
 }

@@ -57,21 +57,9 @@ final class VectorPairKernels implements PairKernels {
     }
 
     @Override
-    public void hingeRanksF64(double[] s, float[] y, int off, int m, int rowFrom, int rowTo, double alpha,
-            double[] out) {
-        VectorHingeKernels.ranksF64(s, y, off, m, rowFrom, rowTo, alpha, out);
-    }
-
-    @Override
     public void hingeRankGradientF32(float[] s, float[] y, float[] c, int off, int m, int rowFrom, int rowTo,
             float alpha, float[] out) {
         VectorHingeKernels.gradientF32(s, y, c, off, m, rowFrom, rowTo, alpha, out);
-    }
-
-    @Override
-    public void hingeRankGradientF64(double[] s, float[] y, double[] c, int off, int m, int rowFrom, int rowTo,
-            double alpha, double[] out) {
-        VectorHingeKernels.gradientF64(s, y, c, off, m, rowFrom, rowTo, alpha, out);
     }
 
     @Override
@@ -81,16 +69,6 @@ final class VectorPairKernels implements PairKernels {
             VectorLogisticKernels.rankNetF32(s, y, off, m, rowFrom, rowTo, sigma, grad, cost);
         } else {
             VectorLogisticKernels.lambdaRankF32(s, y, gain, disc, off, m, rowFrom, rowTo, sigma, grad, cost);
-        }
-    }
-
-    @Override
-    public void logisticPairsF64(double[] s, float[] y, double[] gain, double[] disc, int off, int m, int rowFrom,
-            int rowTo, double sigma, double[] grad, double[] cost) {
-        if (gain == null) {
-            VectorLogisticKernels.rankNetF64(s, y, off, m, rowFrom, rowTo, sigma, grad, cost);
-        } else {
-            VectorLogisticKernels.lambdaRankF64(s, y, gain, disc, off, m, rowFrom, rowTo, sigma, grad, cost);
         }
     }
 
@@ -104,19 +82,6 @@ final class VectorPairKernels implements PairKernels {
             approxRanksFactored(p, off, m, rowFrom, rowTo, out);
         } else {
             approxRanksDirect(s, off, m, rowFrom, rowTo, alpha, out);
-        }
-    }
-
-    @Override
-    public void approxRanksF64(double[] s, int off, int m, int rowFrom, int rowTo, double alpha, double[] out) {
-        for (int kb = rowFrom; kb < rowTo; kb += D.length()) {
-            VectorMask<Double> rows = D.indexInRange(kb, rowTo);
-            DoubleVector sk = DoubleVector.fromArray(D, s, kb, rows);
-            DoubleVector acc = DoubleVector.broadcast(D, 0.5);
-            for (int j = off; j < off + m; j++) {
-                acc = acc.add(VectorMath.sigmoid(DoubleVector.broadcast(D, s[j]).sub(sk).mul(alpha)));
-            }
-            acc.intoArray(out, kb, rows);
         }
     }
 
@@ -136,16 +101,6 @@ final class VectorPairKernels implements PairKernels {
                 case TYPE2 -> signedDirect(s, y, g, off, m, rowFrom, rowTo, alpha, -alpha, out);
                 case TYPE3 -> amplifiedDirect(s, y, g, off, m, rowFrom, rowTo, alpha, 2f * alpha, out);
             }
-        }
-    }
-
-    @Override
-    public void rankGradientF64(BackwardType type, double[] s, float[] y, double[] g, int off, int m, int rowFrom,
-            int rowTo, double alpha, double[] out) {
-        switch (type) {
-            case TYPE1 -> symmetricF64(s, g, off, m, rowFrom, rowTo, alpha, out);
-            case TYPE2 -> signedF64(s, y, g, off, m, rowFrom, rowTo, alpha, -alpha, out);
-            case TYPE3 -> amplifiedF64(s, y, g, off, m, rowFrom, rowTo, alpha, 2.0 * alpha, out);
         }
     }
 
@@ -313,66 +268,6 @@ final class VectorPairKernels implements PairKernels {
                 FloatVector w = gk.add(g[j]);
                 acc = acc.add(sb.mul(w), yk.compare(VectorOperators.LT, y[j]))
                         .sub(sb.neg().add(1f).mul(w), yk.compare(VectorOperators.GT, y[j]));
-            }
-            acc.mul(scale).intoArray(out, kb, rows);
-        }
-    }
-
-    /** The float64 labels of rows kb.. (at most D.length(), fewer at rowTo), lane by lane; 0 past rowTo. */
-    static DoubleVector labelsF64(float[] y, int kb, int rowTo) {
-        // convertShape from float lanes to double lanes is not intrinsified and would box.
-        double[] labels = new double[D.length()];
-        for (int i = 0; i < labels.length && kb + i < rowTo; i++) {
-            labels[i] = y[kb + i];
-        }
-        return DoubleVector.fromArray(D, labels, 0);
-    }
-
-    private static void symmetricF64(double[] s, double[] g, int off, int m, int rowFrom, int rowTo, double alpha,
-            double[] out) {
-        for (int kb = rowFrom; kb < rowTo; kb += D.length()) {
-            VectorMask<Double> rows = D.indexInRange(kb, rowTo);
-            DoubleVector sk = DoubleVector.fromArray(D, s, kb, rows);
-            DoubleVector gk = DoubleVector.fromArray(D, g, kb, rows);
-            DoubleVector acc = DoubleVector.zero(D);
-            for (int j = off; j < off + m; j++) {
-                DoubleVector sb = VectorMath.sigmoid(sk.sub(s[j]).mul(alpha));
-                acc = sb.mul(sb.neg().add(1.0)).fma(gk.neg().add(g[j]), acc);
-            }
-            acc.mul(alpha).intoArray(out, kb, rows);
-        }
-    }
-
-    private static void signedF64(double[] s, float[] y, double[] g, int off, int m, int rowFrom, int rowTo,
-            double alpha, double scale, double[] out) {
-        for (int kb = rowFrom; kb < rowTo; kb += D.length()) {
-            VectorMask<Double> rows = D.indexInRange(kb, rowTo);
-            DoubleVector sk = DoubleVector.fromArray(D, s, kb, rows);
-            DoubleVector gk = DoubleVector.fromArray(D, g, kb, rows);
-            DoubleVector yk = labelsF64(y, kb, rowTo);
-            DoubleVector acc = DoubleVector.zero(D);
-            for (int j = off; j < off + m; j++) {
-                DoubleVector sb = VectorMath.sigmoid(sk.sub(s[j]).mul(alpha));
-                DoubleVector term = sb.mul(sb.neg().add(1.0)).mul(gk.add(g[j]));
-                acc = acc.add(term, yk.compare(VectorOperators.GT, y[j])).sub(term, yk.compare(VectorOperators.LT, y[j]));
-            }
-            acc.mul(scale).intoArray(out, kb, rows);
-        }
-    }
-
-    private static void amplifiedF64(double[] s, float[] y, double[] g, int off, int m, int rowFrom, int rowTo,
-            double alpha, double scale, double[] out) {
-        for (int kb = rowFrom; kb < rowTo; kb += D.length()) {
-            VectorMask<Double> rows = D.indexInRange(kb, rowTo);
-            DoubleVector sk = DoubleVector.fromArray(D, s, kb, rows);
-            DoubleVector gk = DoubleVector.fromArray(D, g, kb, rows);
-            DoubleVector yk = labelsF64(y, kb, rowTo);
-            DoubleVector acc = DoubleVector.zero(D);
-            for (int j = off; j < off + m; j++) {
-                DoubleVector sb = VectorMath.sigmoid(sk.sub(s[j]).mul(alpha));
-                DoubleVector w = gk.add(g[j]);
-                acc = acc.add(sb.mul(w), yk.compare(VectorOperators.LT, y[j]))
-                        .sub(sb.neg().add(1.0).mul(w), yk.compare(VectorOperators.GT, y[j]));
             }
             acc.mul(scale).intoArray(out, kb, rows);
         }

@@ -1,6 +1,7 @@
 package rankgrad.ltr.internal.pairwise;
 
 import java.util.Arrays;
+import rankgrad.simd.Parallel;
 
 /**
  * Splits the work of a ragged batch into tasks for {@link rankgrad.simd.Parallel#forEach}.
@@ -83,6 +84,38 @@ public final class WorkPartition {
         }
         bounds = append(bounds, count++, queries);
         return Arrays.copyOf(bounds, count);
+    }
+
+    /** Pair terms per row task: large enough to amortize task overhead, small enough to balance 2+ cores. */
+    public static final long PAIRS_PER_TASK = 1 << 16;
+    /** Documents per task of the O(m log m) exact ranking. */
+    public static final int DOCS_PER_TASK = 4096;
+
+    /** The rows [rowFrom, rowTo) of the query of m documents starting at from. */
+    @FunctionalInterface
+    public interface RowSegment {
+        /** Computes the rows {@code [rowFrom, rowTo)} of the query {@code [from, from + m)}. */
+        void run(int from, int m, int rowFrom, int rowTo);
+    }
+
+    /**
+     * Runs the row tasks of {@link #rowBlocks} ({@link #PAIRS_PER_TASK} pairs a task) in parallel,
+     * cutting each task's rows at query boundaries.
+     */
+    public static void forEachRowSegment(int[] offsets, RowSegment segment) {
+        int[] blocks = rowBlocks(offsets, PAIRS_PER_TASK);
+        Parallel.forEach(blocks.length - 1, t -> {
+            int k = blocks[t];
+            int q = queryOf(offsets, k);
+            while (k < blocks[t + 1]) {
+                while (k >= offsets[q + 1]) {
+                    q++;
+                }
+                int end = Math.min(blocks[t + 1], offsets[q + 1]);
+                segment.run(offsets[q], offsets[q + 1] - offsets[q], k, end);
+                k = end;
+            }
+        });
     }
 
     /** The query that owns document {@code row}: the largest q with offsets[q] &lt;= row (skips empty queries). */
