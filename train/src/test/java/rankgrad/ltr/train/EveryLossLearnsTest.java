@@ -54,7 +54,7 @@ class EveryLossLearnsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("rankgrad.ltr.loss.EveryLoss#families")
+    @MethodSource("rankgrad.ltr.train.TrainingCases#lossFamilies")
     void r4lLearnsCubicData(LossFamily family) throws IOException {
         String loss = family.example();
         double ndcg = trainAndTest("R4.L", loss);

@@ -38,7 +38,7 @@ class ListwiseTrainingTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("rankgrad.ltr.loss.EveryLoss#families")
+    @MethodSource("rankgrad.ltr.train.TrainingCases#lossFamilies")
     void attentionModelLearnsWithEveryLoss(LossFamily family) throws IOException {
         RankingModel model = RankingModel.create("attn.w16", FEATURES, new Normalization.QueryZScore(), 7);
         double before = validation(model);
