@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import rankgrad.ltr.pairwise.BackwardType;
-import rankgrad.ltr.pairwise.Float64Reference;
+import rankgrad.ltr.rank.Float64Reference;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.pairwise.PairwiseBackends;
 

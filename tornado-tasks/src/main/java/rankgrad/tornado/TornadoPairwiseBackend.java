@@ -12,7 +12,7 @@ import rankgrad.ltr.pairwise.PairwiseBackends;
  * methods run as the kernels of {@link RankKernels}, {@link HingeKernels} and {@link
  * LogisticPairKernels}, one work item per document row, through plans compiled once per batch
  * size class and reused; exact ranks (a sort) stay on the CPU backend, and float64 never reaches a
- * backend ({@link rankgrad.ltr.pairwise.Float64Reference}).
+ * backend ({@link rankgrad.ltr.rank.Float64Reference}).
  *
  * <p>Selected with {@code -Drankgrad.pairwise=tornado} (every batch on the device) or {@code auto}
  * ({@link AutoPairwiseBackend}: large batches on a GPU, the rest on the CPU), or {@code --backend}

@@ -8,7 +8,7 @@ import rankgrad.simd.Parallel;
 import rankgrad.autodiff.Tensor;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.metric.ExactMetrics;
-import rankgrad.ltr.pairwise.Float64Reference;
+import rankgrad.ltr.rank.Float64Reference;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.internal.pairwise.WorkPartition;
 import rankgrad.ltr.rank.Inputs;

@@ -7,7 +7,7 @@ import rankgrad.ltr.Ranking;
  * query over exactly m_q^2 pairs, with no mask, no padding and no m x m array. A second backend
  * (TornadoVM, a user's) implements the five float32 methods; exact ranks (a sort) have a default
  * implementation. Float64 (gradient checks) never reaches a backend: it runs on the scalar
- * reference, {@link Float64Reference}. A pair term added later comes as a float32 method whose
+ * reference, {@link rankgrad.ltr.rank.Float64Reference}. A pair term added later comes as a float32 method whose
  * default runs it on {@link PairwiseBackends#cpu()}, so that other backends need not change until
  * a device kernel for it pays.
  *

@@ -5,7 +5,6 @@ import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Tensor;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.pairwise.BackwardType;
-import rankgrad.ltr.pairwise.Float64Reference;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 
 /**

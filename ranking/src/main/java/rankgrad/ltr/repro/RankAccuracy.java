@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import rankgrad.ltr.Ranking;
 import rankgrad.ltr.data.UniformData;
-import rankgrad.ltr.pairwise.Float64Reference;
+import rankgrad.ltr.rank.Float64Reference;
 import rankgrad.ltr.rank.TieBreak;
 
 /**

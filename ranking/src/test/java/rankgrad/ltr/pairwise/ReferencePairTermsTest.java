@@ -1,5 +1,6 @@
 package rankgrad.ltr.pairwise;
 
+import rankgrad.ltr.rank.Float64Reference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.SplittableRandom;

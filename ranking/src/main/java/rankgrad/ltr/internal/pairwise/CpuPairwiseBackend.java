@@ -14,7 +14,7 @@ import rankgrad.ltr.pairwise.PairwiseBackend;
  *
  * <p>Exact ranks sort each query with {@link Ranking#exactRanks} (O(m log m)), the one definition of
  * ranking shared with the metrics and LambdaRank, in tasks of about 4,096 documents. Float32 only:
- * float64 never reaches a backend ({@link rankgrad.ltr.pairwise.Float64Reference}).
+ * float64 never reaches a backend ({@link rankgrad.ltr.rank.Float64Reference}).
  *
  * <p>Registered with {@link java.util.ServiceLoader} twice: as {@code cpu} on this JVM's kernels
  * and, as {@link Reference}, on the scalar pair kernels ({@code reference}), so that {@link

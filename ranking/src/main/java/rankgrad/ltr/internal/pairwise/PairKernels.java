@@ -12,7 +12,7 @@ import rankgrad.ltr.pairwise.BackwardType;
  * <p>Every method reads the query's documents {@code [off, off + m)} of flat batch arrays and
  * writes {@code out[k]} for the rows {@code rowFrom <= k < rowTo}, a sub-range of the query.
  * Float32 only: float64 runs on {@link ScalarPairKernels}' own float64 loops ({@link
- * rankgrad.ltr.pairwise.Float64Reference}). Notation: sigma(x) = 1 / (1 + e^{-x}), z_kj = s_k -
+ * rankgrad.ltr.rank.Float64Reference}). Notation: sigma(x) = 1 / (1 + e^{-x}), z_kj = s_k -
  * s_j, sb = sigma(alpha z_kj), u_kj = sign(y_k - y_j). Each row sums j = off, off+1, ... in that
  * order.
  *

@@ -5,7 +5,7 @@ import rankgrad.ltr.pairwise.BackwardType;
 /**
  * Plain-Java pair kernels: the reference every SIMD kernel is tested against, the fallback when
  * {@code jdk.incubator.vector} is not available, and the only float64 implementation (gradient
- * checks; {@link rankgrad.ltr.pairwise.Float64Reference}). Each loop evaluates the pair term
+ * checks; {@link rankgrad.ltr.rank.Float64Reference}). Each loop evaluates the pair term
  * exactly as written in {@link PairKernels} and sums j from the query's first document up.
  */
 public final class ScalarPairKernels implements PairKernels {
@@ -31,7 +31,7 @@ public final class ScalarPairKernels implements PairKernels {
         }
     }
 
-    /** The float64 form of the float32 method of the same name (see {@link rankgrad.ltr.pairwise.Float64Reference}). */
+    /** The float64 form of the float32 method of the same name (see {@link rankgrad.ltr.rank.Float64Reference}). */
     public void approxRanksF64(double[] s, int off, int m, int rowFrom, int rowTo, double alpha, double[] out) {
         for (int k = rowFrom; k < rowTo; k++) {
             double sum = 0.5;
@@ -60,7 +60,7 @@ public final class ScalarPairKernels implements PairKernels {
         }
     }
 
-    /** The float64 form of the float32 method of the same name (see {@link rankgrad.ltr.pairwise.Float64Reference}). */
+    /** The float64 form of the float32 method of the same name (see {@link rankgrad.ltr.rank.Float64Reference}). */
     public void rankGradientF64(BackwardType type, double[] s, float[] y, double[] g, int off, int m, int rowFrom,
             int rowTo, double alpha, double[] out) {
         for (int k = rowFrom; k < rowTo; k++) {
@@ -90,7 +90,7 @@ public final class ScalarPairKernels implements PairKernels {
         }
     }
 
-    /** The float64 form of the float32 method of the same name (see {@link rankgrad.ltr.pairwise.Float64Reference}). */
+    /** The float64 form of the float32 method of the same name (see {@link rankgrad.ltr.rank.Float64Reference}). */
     public void hingeRanksF64(double[] s, float[] y, int off, int m, int rowFrom, int rowTo, double alpha,
             double[] out) {
         for (int k = rowFrom; k < rowTo; k++) {
@@ -116,7 +116,7 @@ public final class ScalarPairKernels implements PairKernels {
         }
     }
 
-    /** The float64 form of the float32 method of the same name (see {@link rankgrad.ltr.pairwise.Float64Reference}). */
+    /** The float64 form of the float32 method of the same name (see {@link rankgrad.ltr.rank.Float64Reference}). */
     public void hingeRankGradientF64(double[] s, float[] y, double[] c, int off, int m, int rowFrom, int rowTo,
             double alpha, double[] out) {
         for (int k = rowFrom; k < rowTo; k++) {
@@ -153,7 +153,7 @@ public final class ScalarPairKernels implements PairKernels {
         }
     }
 
-    /** The float64 form of the float32 method of the same name (see {@link rankgrad.ltr.pairwise.Float64Reference}). */
+    /** The float64 form of the float32 method of the same name (see {@link rankgrad.ltr.rank.Float64Reference}). */
     public void logisticPairsF64(double[] s, float[] y, double[] gain, double[] disc, int off, int m, int rowFrom,
             int rowTo, double sigma, double[] grad, double[] cost) {
         for (int k = rowFrom; k < rowTo; k++) {

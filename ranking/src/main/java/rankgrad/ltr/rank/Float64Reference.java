@@ -1,5 +1,6 @@
-package rankgrad.ltr.pairwise;
+package rankgrad.ltr.rank;
 
+import rankgrad.ltr.pairwise.BackwardType;
 import rankgrad.ltr.Ranking;
 import rankgrad.ltr.internal.pairwise.ScalarPairKernels;
 import rankgrad.ltr.internal.pairwise.WorkPartition;
