@@ -7,8 +7,10 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import rankgrad.ltr.io.AtomicWrite;
 
 /**
  * Keeps a folder to one training run at a time: an exclusive operating-system lock on the file
@@ -23,6 +25,14 @@ import java.nio.file.StandardOpenOption;
  * }</pre>
  *
  * <p>Within one JVM a second acquire of a locked folder fails the same way as from another process.
+ *
+ * <p>The lock file is opened without following a symbolic link, and refused when it is a link, not
+ * a regular file, or has other hard links: the process id written into it must never land in
+ * another file (as root, a link planted there could name any file on the machine).
+ *
+ * <p>Holding the folder, the run owns every temporary file {@link AtomicWrite} left there: acquiring
+ * removes those of killed writers ({@link AtomicWrite#removeStale(Path)}) in the folder and its
+ * direct subfolders (ensemble members, folds).
  */
 public final class RunLock implements AutoCloseable {
     /** The lock file's name inside the folder. */
@@ -44,8 +54,7 @@ public final class RunLock implements AutoCloseable {
     public static RunLock acquire(Path folder) throws IOException {
         Files.createDirectories(folder);
         Path file = folder.resolve(FILE_NAME);
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
+        FileChannel channel = open(file);
         FileLock lock;
         try {
             lock = channel.tryLock();
@@ -60,10 +69,63 @@ public final class RunLock implements AutoCloseable {
             channel.close();
             throw new FolderLockedException(folder, holder);
         }
-        byte[] pid = Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.US_ASCII);
-        channel.truncate(0);
-        channel.write(ByteBuffer.wrap(pid), 0);
+        try {
+            requirePlainFile(file);
+            byte[] pid = Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.US_ASCII);
+            channel.truncate(0);
+            channel.write(ByteBuffer.wrap(pid), 0);
+            AtomicWrite.removeStale(folder);
+            try (var children = Files.newDirectoryStream(folder, child -> Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS))) {
+                for (Path child : children) {
+                    AtomicWrite.removeStale(child);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
         return new RunLock(channel, lock);
+    }
+
+    /** Opens (creating) the lock file, never through a symbolic link. */
+    private static FileChannel open(Path file) throws IOException {
+        if (Files.isSymbolicLink(file)) {
+            throw refused(file, "is a symbolic link");
+        }
+        try {
+            return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            // a link planted between the check and the open
+            if (Files.isSymbolicLink(file)) {
+                throw refused(file, "is a symbolic link");
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Refuses a lock file that is not a regular file of its own: a hard link to another file would
+     * have that file overwritten with the process id.
+     */
+    private static void requirePlainFile(Path file) throws IOException {
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw refused(file, "is not a regular file");
+        }
+        Object links;
+        try {
+            links = Files.getAttribute(file, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            return; // no link count on this file system (Windows): hard links cannot be checked
+        }
+        if (links instanceof Integer n && n > 1) {
+            throw refused(file, "has " + n + " hard links (it is also another file)");
+        }
+    }
+
+    private static IOException refused(Path file, String problem) {
+        return new IOException(file + " " + problem + "; rankgrad writes its process id there and does not write into"
+                + " another file: remove it (rm " + file + ") and run again");
     }
 
     private static String holder(FileChannel channel) {
