@@ -5,6 +5,7 @@ import java.util.Objects;
 import rankgrad.autodiff.NoGrad;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
+import rankgrad.autodiff.nn.Layer;
 import rankgrad.autodiff.nn.ListwiseContext;
 import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.data.Dataset;
@@ -125,7 +126,7 @@ public final class Scorer {
     public float[] score(Query query) {
         RankingModel.checkFeatures(inputs, query.features(), "query " + query.qid());
         Query q = normalization.apply(transform.apply(inputs.apply(query)));
-        float[] out = forward(Tensor.of(q.x(), q.docs(), q.features()), new int[] {0, q.docs()});
+        float[] out = forward(Tensor.of(q.x(), q.docs(), q.features()), new int[] {0, q.docs()}, List.of(query));
         requireFinite(out, 0, out.length, query);
         return out;
     }
@@ -153,7 +154,8 @@ public final class Scorer {
             for (int i = 0; i < idx.length; i++) {
                 idx[i] = from + i;
             }
-            float[] s = forward(normalized.featureMatrix(idx), normalized.labelBatch(idx).offsets());
+            List<Query> chunk = normalized.queries().subList(from, from + idx.length);
+            float[] s = forward(normalized.featureMatrix(idx), normalized.labelBatch(idx).offsets(), chunk);
             System.arraycopy(s, 0, out, at, s.length);
             for (int q : idx) {
                 Query query = normalized.queries().get(q);
@@ -164,14 +166,17 @@ public final class Scorer {
         return out;
     }
 
-    /** The members' scores; with several (an ensemble), (float) (sum_k (double) s_k / K), members in order. */
-    private float[] forward(Tensor normalizedFeatures, int[] queryOffsets) {
+    /**
+     * The members' scores; with several (an ensemble), (float) (sum_k (double) s_k / K), members in
+     * order. {@code queries} are the queries of the rows, for naming one whose activations overflow.
+     */
+    private float[] forward(Tensor normalizedFeatures, int[] queryOffsets, List<Query> queries) {
         if (members.size() == 1) {
-            return forward(members.get(0), normalizedFeatures, queryOffsets);
+            return forward(members.get(0), normalizedFeatures, queryOffsets, queries);
         }
         double[] sum = new double[normalizedFeatures.rows()];
         for (Member member : members) {
-            float[] s = forward(member, normalizedFeatures, queryOffsets);
+            float[] s = forward(member, normalizedFeatures, queryOffsets, queries);
             for (int i = 0; i < sum.length; i++) {
                 sum[i] += s[i];
             }
@@ -183,9 +188,29 @@ public final class Scorer {
         return out;
     }
 
-    private static float[] forward(Member member, Tensor normalizedFeatures, int[] queryOffsets) {
+    /**
+     * One member's scores. The network runs module by module, as {@link Mlp#forward} does in
+     * evaluation mode (the same operations, so the same bits), and each module's output is checked:
+     * a ReLU would turn a NaN or infinite hidden activation into 0 or a finite value, and the scores
+     * would then look valid while ranking by garbage.
+     */
+    private static float[] forward(Member member, Tensor normalizedFeatures, int[] queryOffsets, List<Query> queries) {
         try (NoGrad ignored = NoGrad.enter()) {
-            Var h = member.network().forward(Var.constant(normalizedFeatures));
+            Var h = Var.constant(normalizedFeatures);
+            List<Layer> modules = member.network().layers().modules();
+            // The last module's output is the score (checked as such) unless a listwise context reads it.
+            int checked = member.context() == null ? modules.size() - 1 : modules.size();
+            for (int l = 0; l < modules.size(); l++) {
+                h = modules.get(l).forward(h);
+                if (l >= checked) {
+                    continue;
+                }
+                int row = HiddenActivations.firstNonFiniteRow(h.value());
+                if (row >= 0) {
+                    throw HiddenActivations.nonFinite(h.value(), row, "layers." + l + " (" + modules.get(l) + ")",
+                            queryOffsets, queries);
+                }
+            }
             Tensor s = (member.context() == null ? h : member.context().forward(h, queryOffsets)).value();
             float[] out = new float[s.rows()];
             for (int i = 0; i < out.length; i++) {
