@@ -128,7 +128,7 @@ public record DenseLayer(double[][] weight, double[] bias, Activation activation
             }
             if (sum > Float.MAX_VALUE) {
                 throw new IllegalArgumentException("folded layer " + index + ": unit " + (u + 1) + "'s absolute weights and"
-                        + " bias sum to " + (float) sum + ", past float32's largest value " + Float.MAX_VALUE + ", so"
+                        + " bias sum to " + sum + ", past float32's largest value " + Float.MAX_VALUE + ", so"
                         + " inputs of magnitude 1 overflow it; no trained model holds such weights");
             }
         }

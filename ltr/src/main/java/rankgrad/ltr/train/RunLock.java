@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import rankgrad.ltr.io.AtomicWrite;
 
 /**
@@ -24,7 +26,10 @@ import rankgrad.ltr.io.AtomicWrite;
  * }
  * }</pre>
  *
- * <p>Within one JVM a second acquire of a locked folder fails the same way as from another process.
+ * <p>Within one JVM a second acquire of a locked folder fails the same way as from another process
+ * (without opening the lock file again: on Linux, closing any channel of a file drops every lock
+ * the process holds on it). A folder inside the folder of another live run is refused too: that
+ * run owns everything below its folder.
  *
  * <p>The lock file is opened without following a symbolic link, and refused when it is a link, not
  * a regular file, or has other hard links: the process id written into it must never land in
@@ -38,12 +43,17 @@ public final class RunLock implements AutoCloseable {
     /** The lock file's name inside the folder. */
     public static final String FILE_NAME = ".rankgrad.lock";
 
+    /** The lock files this JVM holds (absolute, normalized, real folders). */
+    private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
+
     private final FileChannel channel;
     private final FileLock lock;
+    private final Path file;
 
-    private RunLock(FileChannel channel, FileLock lock) {
+    private RunLock(FileChannel channel, FileLock lock, Path file) {
         this.channel = channel;
         this.lock = lock;
+        this.file = file;
     }
 
     /**
@@ -53,7 +63,20 @@ public final class RunLock implements AutoCloseable {
      */
     public static RunLock acquire(Path folder) throws IOException {
         Files.createDirectories(folder);
-        Path file = folder.resolve(FILE_NAME);
+        Path real = folder.toRealPath();
+        Path file = real.resolve(FILE_NAME);
+        if (!HELD.add(file)) {
+            throw new FolderLockedException(folder, Long.toString(ProcessHandle.current().pid()));
+        }
+        try {
+            return acquire(folder, real, file);
+        } catch (IOException | RuntimeException e) {
+            HELD.remove(file);
+            throw e;
+        }
+    }
+
+    private static RunLock acquire(Path folder, Path real, Path file) throws IOException {
         FileChannel channel = open(file);
         FileLock lock;
         try {
@@ -71,6 +94,7 @@ public final class RunLock implements AutoCloseable {
         }
         try {
             requirePlainFile(file);
+            requireNoRunAbove(folder, real);
             byte[] pid = Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.US_ASCII);
             channel.truncate(0);
             channel.write(ByteBuffer.wrap(pid), 0);
@@ -84,7 +108,33 @@ public final class RunLock implements AutoCloseable {
             channel.close();
             throw e;
         }
-        return new RunLock(channel, lock);
+        return new RunLock(channel, lock, file);
+    }
+
+    /** Refuses a folder inside the folder of another live run (in this JVM or another process). */
+    private static void requireNoRunAbove(Path folder, Path real) throws IOException {
+        for (Path p = real.getParent(); p != null; p = p.getParent()) {
+            Path other = p.resolve(FILE_NAME);
+            if (HELD.contains(other)) {
+                throw new FolderLockedException(folder, p, Long.toString(ProcessHandle.current().pid()));
+            }
+            if (!Files.isRegularFile(other, LinkOption.NOFOLLOW_LINKS)) {
+                continue;
+            }
+            FileChannel c;
+            try {
+                c = FileChannel.open(other, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+            } catch (IOException e) {
+                continue; // not ours to open (another user's, read-only): no run of ours holds it
+            }
+            try (c) {
+                FileLock probe = c.tryLock();
+                if (probe == null) {
+                    throw new FolderLockedException(folder, p, holder(c));
+                }
+                probe.release();
+            }
+        }
     }
 
     /** Opens (creating) the lock file, never through a symbolic link. */
@@ -145,6 +195,7 @@ public final class RunLock implements AutoCloseable {
         try {
             lock.release();
         } finally {
+            HELD.remove(file);
             channel.close();
         }
     }

@@ -27,6 +27,13 @@ class RunLockTest {
         }
         try (RunLock again = RunLock.acquire(folder)) {
             assertTrue(Files.exists(folder.resolve(RunLock.FILE_NAME)), "the lock file stays; only the lock is released");
+            assertThrows(FolderLockedException.class, () -> RunLock.acquire(folder.resolve("inner")));
+            // The refused second acquire must not have dropped the held lock (closing a second channel of the
+            // lock file would, on Linux): another process would now get the folder.
+            assertThrows(FolderLockedException.class, () -> RunLock.acquire(folder));
+        }
+        try (RunLock inner = RunLock.acquire(folder.resolve("inner"))) {
+            assertTrue(Files.exists(folder.resolve("inner").resolve(RunLock.FILE_NAME)), "free once the outer run ended");
         }
     }
 
@@ -46,6 +53,10 @@ class RunLockTest {
             assertTrue(Files.exists(ready), "the child took no lock: " + Files.readString(dir.resolve("child.log")));
             FolderLockedException e = assertThrows(FolderLockedException.class, () -> RunLock.acquire(folder));
             assertTrue(e.getMessage().contains("(process " + child.pid() + ")"), e.getMessage());
+            Path inner = folder.resolve("compare");
+            FolderLockedException nested = assertThrows(FolderLockedException.class, () -> RunLock.acquire(inner));
+            assertEquals("another rankgrad run is using " + folder.toRealPath() + " (process " + child.pid() + "), and "
+                    + inner + " is inside it; wait for that run to finish or write outside its folder", nested.getMessage());
         } finally {
             child.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
         }
