@@ -11,7 +11,6 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -63,17 +62,16 @@ public final class AtomicWrite {
     }
 
     /**
-     * Writes {@code target} atomically with the bytes {@code body} produces. An I/O failure (a full
-     * disk, a read-only folder) names the target.
+     * Writes {@code target} atomically with the bytes {@code body} produces. A failure of the
+     * writing itself (a full disk, a read-only folder) names the target; what {@code body} throws
+     * (a malformed input it reads, say) passes through unchanged.
      */
     public static void write(Path target, Body body) throws IOException {
         Path abs = target.toAbsolutePath();
         try {
             writeOrFail(abs, body);
-        } catch (FileSystemException e) {
-            throw e.getFile() == null ? named(abs, e) : e;
-        } catch (IOException e) {
-            throw named(abs, e);
+        } catch (OutputFailure e) {
+            throw named(abs, e.getCause());
         }
     }
 
@@ -82,19 +80,46 @@ public final class AtomicWrite {
                 : e.getMessage()), e);
     }
 
+    /** An I/O failure of the output itself, as opposed to one {@code body} raised. */
+    private static final class OutputFailure extends IOException {
+        OutputFailure(IOException cause) {
+            super(cause);
+        }
+
+        @Override
+        public synchronized IOException getCause() {
+            return (IOException) super.getCause();
+        }
+    }
+
+    /** Runs one output step, marking its I/O failure as the output's. */
+    private interface OutputStep<T> {
+        T run() throws IOException;
+    }
+
+    private static <T> T output(OutputStep<T> step) throws OutputFailure {
+        try {
+            return step.run();
+        } catch (OutputFailure e) {
+            throw e;
+        } catch (IOException e) {
+            throw new OutputFailure(e);
+        }
+    }
+
     private static void writeOrFail(Path abs, Body body) throws IOException {
         Path dir = abs.getParent();
-        Files.createDirectories(dir);
+        output(() -> Files.createDirectories(dir));
         String name = abs.getFileName().toString();
-        removeStale(dir, name);
+        output(() -> removeStale(dir, name));
         FileChannel channel = null;
         Path tmp = null;
         boolean moved = false;
         try {
             while (channel == null) {
-                Temporary t = createTemporary(dir, name);
+                Temporary t = output(() -> createTemporary(dir, name));
                 tmp = t.path();
-                channel = lockedIfStillThere(t);
+                channel = output(() -> lockedIfStillThere(t));
                 if (channel == null) {
                     synchronized (LIVE) {
                         LIVE.remove(tmp);
@@ -104,8 +129,27 @@ public final class AtomicWrite {
             // The stream must not close the channel: its lock keeps the temporary from being taken for stale.
             try (OutputStream file = new FilterOutputStream(Channels.newOutputStream(channel)) {
                         @Override
+                        public void write(int b) throws IOException {
+                            output(() -> {
+                                out.write(b);
+                                return null;
+                            });
+                        }
+
+                        @Override
                         public void write(byte[] b, int off, int len) throws IOException {
-                            out.write(b, off, len);
+                            output(() -> {
+                                out.write(b, off, len);
+                                return null;
+                            });
+                        }
+
+                        @Override
+                        public void flush() throws IOException {
+                            output(() -> {
+                                out.flush();
+                                return null;
+                            });
                         }
 
                         @Override
@@ -122,8 +166,13 @@ public final class AtomicWrite {
                     body.writeTo(buffered);
                 }
             }
-            channel.force(true);
-            rename(tmp, abs);
+            FileChannel written = channel;
+            Path from = tmp;
+            output(() -> {
+                written.force(true);
+                rename(from, abs);
+                return null;
+            });
             moved = true;
             syncDirectory(dir);
         } finally {

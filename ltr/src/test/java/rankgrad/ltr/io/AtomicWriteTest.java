@@ -25,7 +25,7 @@ class AtomicWriteTest {
             out.write("partial new content".getBytes());
             throw new IOException("disk full");
         }));
-        assertEquals(target + ": cannot be written: disk full", e.getMessage(), "an I/O error names the file");
+        assertEquals("disk full", e.getMessage(), "what the body throws (about its own input, say) passes unchanged");
         assertEquals("old", Files.readString(target));
         try (var files = Files.list(dir)) {
             assertEquals(1, files.count());
@@ -41,6 +41,20 @@ class AtomicWriteTest {
         Path written = dir.resolve("written.txt");
         AtomicWrite.writeString(written, "x");
         assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(written));
+    }
+
+    @Test
+    void aFailureOfTheWritingItselfNamesTheTarget() throws IOException {
+        Path target = Files.createDirectories(dir.resolve("taken"));
+        Files.writeString(target.resolve("inside"), "x");
+        IOException e = assertThrows(IOException.class, () -> AtomicWrite.writeString(target, "new"));
+        assertTrue(e.getMessage().startsWith(target + ": cannot be written: "), e.getMessage());
+        Path underFile = Files.writeString(dir.resolve("plain"), "x").resolve("scores.txt");
+        IOException f = assertThrows(IOException.class, () -> AtomicWrite.writeString(underFile, "new"));
+        assertTrue(f.getMessage().startsWith(underFile + ": cannot be written: "), f.getMessage());
+        try (var files = Files.list(dir)) {
+            assertEquals(0, files.filter(p -> p.getFileName().toString().endsWith(".tmp")).count());
+        }
     }
 
     @Test
