@@ -17,6 +17,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -92,6 +93,46 @@ public final class AtomicWrite {
         }
     }
 
+    /**
+     * The temporary's channel as a stream whose failures are the output's ({@link OutputFailure});
+     * closing it leaves the channel open: its lock keeps the temporary from being taken for stale
+     * until the rename.
+     */
+    private static final class ChannelStream extends FilterOutputStream {
+        ChannelStream(FileChannel channel) {
+            super(Channels.newOutputStream(channel));
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            output(() -> {
+                out.write(b);
+                return null;
+            });
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            output(() -> {
+                out.write(b, off, len);
+                return null;
+            });
+        }
+
+        @Override
+        public void flush() throws IOException {
+            output(() -> {
+                out.flush();
+                return null;
+            });
+        }
+
+        @Override
+        public void close() throws IOException {
+            flush();
+        }
+    }
+
     /** Runs one output step, marking its I/O failure as the output's. */
     private interface OutputStep<T> {
         T run() throws IOException;
@@ -126,37 +167,7 @@ public final class AtomicWrite {
                     }
                 }
             }
-            // The stream must not close the channel: its lock keeps the temporary from being taken for stale.
-            try (OutputStream file = new FilterOutputStream(Channels.newOutputStream(channel)) {
-                        @Override
-                        public void write(int b) throws IOException {
-                            output(() -> {
-                                out.write(b);
-                                return null;
-                            });
-                        }
-
-                        @Override
-                        public void write(byte[] b, int off, int len) throws IOException {
-                            output(() -> {
-                                out.write(b, off, len);
-                                return null;
-                            });
-                        }
-
-                        @Override
-                        public void flush() throws IOException {
-                            output(() -> {
-                                out.flush();
-                                return null;
-                            });
-                        }
-
-                        @Override
-                        public void close() throws IOException {
-                            flush();
-                        }
-                    };
+            try (OutputStream file = new ChannelStream(channel);
                     OutputStream buffered = new BufferedOutputStream(file, 1 << 16)) {
                 if (name.endsWith(".gz")) {
                     try (GZIPOutputStream gz = new GZIPOutputStream(buffered, 1 << 16)) {
@@ -279,7 +290,7 @@ public final class AtomicWrite {
 
     /** {@link #removeStale(Path)} for the temporaries of target {@code name} only (null: every target). */
     private static int removeStale(Path dir, String name) throws IOException {
-        List<Path> candidates = new java.util.ArrayList<>();
+        List<Path> candidates = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, p -> {
             var m = TEMPORARY.matcher(p.getFileName().toString());
             return m.matches() && (name == null || m.group(1).equals(name));
@@ -334,7 +345,7 @@ public final class AtomicWrite {
     public static List<Path> abandonAll() {
         synchronized (LIVE) {
             abandoned = true;
-            List<Path> out = new java.util.ArrayList<>();
+            List<Path> out = new ArrayList<>();
             for (Path tmp : LIVE) {
                 try {
                     Files.deleteIfExists(tmp);
