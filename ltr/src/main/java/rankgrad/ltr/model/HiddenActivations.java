@@ -3,50 +3,63 @@ package rankgrad.ltr.model;
 import java.util.List;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Tensor;
+import rankgrad.autodiff.internal.Parallel;
 import rankgrad.ltr.data.Query;
 
 /**
- * The check {@link Scorer} runs on each layer's output: one pass that reads every value once. A
- * float is NaN or infinite exactly when its exponent bits are all ones, so the pass keeps the
- * largest exponent field seen, a branch-free integer maximum the JIT vectorizes; only when that
+ * The check {@link Scorer} runs on the input of an activation other than ReLU (a ReLU's input is
+ * checked inside its own pass, {@link rankgrad.autodiff.ops.Relu#evaluateOrNull}): one pass that
+ * reads every value once, split over the kernels' thread team like the layer that wrote them (a
+ * serial pass would cost as much as a parallel layer). Math.max and Math.abs keep a NaN, so the
+ * largest magnitude is finite exactly when every value is, and both vectorize; only when a task
  * says a value is bad does a second pass find its row.
  */
 final class HiddenActivations {
-    private static final int F32_EXPONENT = 0x7f800000;
-    private static final long F64_EXPONENT = 0x7ff0000000000000L;
 
     private HiddenActivations() {
     }
 
+    /** Values per task of the parallel pass: enough to amortize a task, few enough to spread a layer. */
+    private static final int GRAIN = 1 << 16;
+
     /** The first row of {@code t} (rows x columns) holding a NaN or infinity, or -1 when all are finite. */
     static int firstNonFiniteRow(Tensor t) {
+        int n = t.size();
+        int tasks = Parallel.tasksFor(n, GRAIN);
+        boolean[] bad = new boolean[tasks];
         if (t.dtype() == DType.F32) {
             float[] a = t.f32();
-            int max = 0;
-            for (float v : a) {
-                max = Math.max(max, Float.floatToRawIntBits(v) & F32_EXPONENT);
-            }
-            if (max != F32_EXPONENT) {
-                return -1;
-            }
-            for (int i = 0; i < a.length; i++) {
-                if (!Float.isFinite(a[i])) {
-                    return i / Math.max(1, a.length / t.rows());
+            Parallel.forEach(tasks, k -> {
+                float max = 0f;
+                for (int i = (int) ((long) n * k / tasks), end = (int) ((long) n * (k + 1) / tasks); i < end; i++) {
+                    max = Math.max(max, Math.abs(a[i]));
                 }
-            }
+                bad[k] = !(max <= Float.MAX_VALUE);
+            });
         } else {
             double[] a = t.f64();
-            long max = 0;
-            for (double v : a) {
-                max = Math.max(max, Double.doubleToRawLongBits(v) & F64_EXPONENT);
-            }
-            if (max != F64_EXPONENT) {
-                return -1;
-            }
-            for (int i = 0; i < a.length; i++) {
-                if (!Double.isFinite(a[i])) {
-                    return i / Math.max(1, a.length / t.rows());
+            Parallel.forEach(tasks, k -> {
+                double max = 0;
+                for (int i = (int) ((long) n * k / tasks), end = (int) ((long) n * (k + 1) / tasks); i < end; i++) {
+                    max = Math.max(max, Math.abs(a[i]));
                 }
+                bad[k] = !(max <= Double.MAX_VALUE);
+            });
+        }
+        for (boolean b : bad) {
+            if (b) {
+                return firstRow(t);
+            }
+        }
+        return -1;
+    }
+
+    /** The first row of {@code t} holding a NaN or infinity (-1 when none), found by a plain scan. */
+    static int firstRow(Tensor t) {
+        int columns = Math.max(1, t.size() / t.rows());
+        for (int i = 0; i < t.size(); i++) {
+            if (!Double.isFinite(t.get(i))) {
+                return i / columns;
             }
         }
         return -1;

@@ -2,11 +2,14 @@ package rankgrad.ltr.model;
 
 import java.util.List;
 import java.util.Objects;
+import rankgrad.autodiff.DType;
 import rankgrad.autodiff.NoGrad;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
+import rankgrad.autodiff.nn.Activation;
 import rankgrad.autodiff.nn.Layer;
 import rankgrad.autodiff.nn.ListwiseContext;
+import rankgrad.autodiff.ops.Relu;
 import rankgrad.autodiff.nn.Mlp;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.FeatureSubset;
@@ -36,7 +39,8 @@ import rankgrad.ltr.data.Query;
  * the same call).
  *
  * <p>Every score is checked: a NaN or infinite score raises {@link NonFiniteScoreException} naming
- * the query and document, instead of ranking by garbage.
+ * the query and document, instead of ranking by garbage; so does a NaN or infinite input of a
+ * hidden activation, naming the layer too, since the activation could hide it.
  *
  * <pre>{@code
  * Scorer scorer = ModelFile.read(modelFile).scorer();
@@ -190,25 +194,34 @@ public final class Scorer {
 
     /**
      * One member's scores. The network runs module by module, as {@link Mlp#forward} does in
-     * evaluation mode (the same operations, so the same bits), and each module's output is checked:
-     * a ReLU would turn a NaN or infinite hidden activation into 0 or a finite value, and the scores
-     * would then look valid while ranking by garbage.
+     * evaluation mode (the same operations, so the same bits; a ReLU through {@link Relu#evaluateOrNull},
+     * the ReLU kernel with the check in its pass), and the input of each activation is checked: that is where a NaN or infinity would vanish (a ReLU turns NaN and -infinity into 0, a
+     * sigmoid or tanh turns an infinity into a finite value), and the scores would then look valid
+     * while ranking by garbage. A linear layer or batch norm passes a non-finite value on, so this
+     * sees any that arose since the previous activation; after the last module the score check
+     * (or, for a listwise model, the check of the context's input) sees the rest.
      */
     private static float[] forward(Member member, Tensor normalizedFeatures, int[] queryOffsets, List<Query> queries) {
         try (NoGrad ignored = NoGrad.enter()) {
             Var h = Var.constant(normalizedFeatures);
             List<Layer> modules = member.network().layers().modules();
-            // The last module's output is the score (checked as such) unless a listwise context reads it.
-            int checked = member.context() == null ? modules.size() - 1 : modules.size();
             for (int l = 0; l < modules.size(); l++) {
                 h = modules.get(l).forward(h);
-                if (l >= checked) {
-                    continue;
-                }
-                int row = HiddenActivations.firstNonFiniteRow(h.value());
-                if (row >= 0) {
-                    throw HiddenActivations.nonFinite(h.value(), row, "layers." + l + " (" + modules.get(l) + ")",
-                            queryOffsets, queries);
+                boolean last = l + 1 == modules.size();
+                Layer next = last ? null : modules.get(l + 1);
+                if (next instanceof Activation.Relu && h.value().dtype() == DType.F32) {
+                    // The usual case: the ReLU runs here, with the check folded into its own pass.
+                    Tensor relu = Relu.evaluateOrNull(h.value());
+                    if (relu == null) {
+                        throw nonFinite(h.value(), HiddenActivations.firstRow(h.value()), l, modules, queryOffsets, queries);
+                    }
+                    h = Var.constant(relu);
+                    l++;
+                } else if (last ? member.context() != null : next instanceof Activation) {
+                    int row = HiddenActivations.firstNonFiniteRow(h.value());
+                    if (row >= 0) {
+                        throw nonFinite(h.value(), row, l, modules, queryOffsets, queries);
+                    }
                 }
             }
             Tensor s = (member.context() == null ? h : member.context().forward(h, queryOffsets)).value();
@@ -218,6 +231,12 @@ public final class Scorer {
             }
             return out;
         }
+    }
+
+    private static NonFiniteScoreException nonFinite(Tensor output, int row, int layer, List<Layer> modules,
+            int[] queryOffsets, List<Query> queries) {
+        return HiddenActivations.nonFinite(output, row, "layers." + layer + " (" + modules.get(layer) + ")", queryOffsets,
+                queries);
     }
 
     private static void requireFinite(float[] scores, int from, int docs, Query query) {

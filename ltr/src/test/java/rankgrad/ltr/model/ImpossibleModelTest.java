@@ -81,6 +81,18 @@ class ImpossibleModelTest {
     }
 
     @Test
+    void anActivationOtherThanReluIsCheckedToo() {
+        // CELU keeps a NaN, but an infinity becomes a finite value (CELU(-inf) = -alpha): checked before it.
+        RankingModel celu = RankingModel.create("CE4.L", 6, new Normalization.None(), 7);
+        Map<String, Tensor> state = copy(celu.state());
+        state.get("layers.0.weight").set(0, 3e38);
+        state.get("layers.0.weight").set(100, -3e38);
+        celu.loadState(state);
+        NonFiniteScoreException e = assertThrows(NonFiniteScoreException.class, () -> celu.scorer().score(DATA));
+        assertTrue(e.layer().startsWith("layers.1 (BatchNorm1d"), e.layer());
+    }
+
+    @Test
     void hiddenOverflowFromFiniteWeightsIsRefused() {
         Scorer scorer = with(model(), "layers.0.weight", 3e38).scorer();
         NonFiniteScoreException e = assertThrows(NonFiniteScoreException.class, () -> scorer.score(DATA));
