@@ -10,8 +10,8 @@ final class OutOfMemory {
     /** "out of memory (...) with a heap of at most 4.0 GB; raise it: ..." */
     static String describe(OutOfMemoryError e) {
         long max = Runtime.getRuntime().maxMemory();
-        String heap = max == Long.MAX_VALUE ? "no set limit" : String.format(Locale.ROOT, "a heap of at most %.1f GB",
-                max / 1e9);
+        String heap = max == Long.MAX_VALUE ? "no set limit" : max >= 1e9 ? String.format(Locale.ROOT,
+                "a heap of at most %.1f GB", max / 1e9) : String.format(Locale.ROOT, "a heap of at most %.0f MB", max / 1e6);
         String what = e.getMessage() == null ? "" : " (" + e.getMessage() + ")";
         return "out of memory" + what + " with " + heap + "; raise the heap, e.g. RANKGRAD_JAVA_OPTS=-Xmx"
                 + suggested(max) + " ./rankgrad ... (or java -Xmx" + suggested(max) + " -jar ...), or give the command less"
