@@ -1,6 +1,6 @@
 package rankgrad.autodiff;
 
-import rankgrad.autodiff.kernel.KernelProvider;
+import rankgrad.simd.KernelProvider;
 
 /**
  * Which kernels this JVM runs: the Panama Vector API implementation, or the scalar reference (the

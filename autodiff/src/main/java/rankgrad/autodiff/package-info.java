@@ -8,6 +8,6 @@
  * {@link rankgrad.autodiff.Ops} is the catalogue of built-in ops.
  *
  * <p>This package depends on the JDK only; SIMD kernels live behind
- * {@link rankgrad.autodiff.kernel.Kernels} and are chosen at start-up.
+ * {@link rankgrad.simd.Kernels} and are chosen at start-up.
  */
 package rankgrad.autodiff;

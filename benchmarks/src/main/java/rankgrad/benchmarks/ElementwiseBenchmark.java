@@ -13,9 +13,9 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import rankgrad.autodiff.kernel.AdamCoefficients;
-import rankgrad.autodiff.kernel.KernelProvider;
-import rankgrad.autodiff.kernel.Kernels;
+import rankgrad.simd.AdamCoefficients;
+import rankgrad.simd.KernelProvider;
+import rankgrad.simd.Kernels;
 
 /**
  * Elementwise sigmoid, exp and one Adam step over 2^20 floats, Vector API kernels against the

@@ -17,9 +17,9 @@ import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Ops;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
-import rankgrad.autodiff.internal.Workspace;
-import rankgrad.autodiff.ops.AffineBatchNormRelu;
-import rankgrad.autodiff.ops.BatchNorm;
+import rankgrad.simd.Workspace;
+import rankgrad.nn.ops.AffineBatchNormRelu;
+import rankgrad.nn.ops.BatchNorm;
 
 /**
  * One hidden layer of R4.L, forward and backward, on the training step's shape (15,360 rows,

@@ -20,8 +20,8 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import rankgrad.ltr.data.CubicData;
 import rankgrad.ltr.data.Dataset;
-import rankgrad.ltr.data.LetorReader;
-import rankgrad.ltr.data.LetorWriter;
+import rankgrad.ltr.letor.LetorReader;
+import rankgrad.ltr.letor.LetorWriter;
 
 /**
  * Reading a LETOR text file into a {@link Dataset} on one thread ({@code LetorReader} is

@@ -4,7 +4,7 @@ import java.util.SplittableRandom;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.RankingLoss;
 import rankgrad.ltr.loss.Losses;
 import rankgrad.ltr.internal.pairwise.CpuPairwiseBackend;
 import rankgrad.ltr.internal.pairwise.PairKernelProvider;

@@ -9,7 +9,7 @@ import java.util.Locale;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.FeatureSubset;
-import rankgrad.ltr.data.LetorReader;
+import rankgrad.ltr.letor.LetorReader;
 import rankgrad.ltr.data.QuerySplit;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.metric.Metric;

@@ -9,7 +9,7 @@ import picocli.CommandLine.Parameters;
 import rankgrad.ltr.data.CubicData;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.DatasetStats;
-import rankgrad.ltr.data.LetorWriter;
+import rankgrad.ltr.letor.LetorWriter;
 import rankgrad.ltr.data.UniformData;
 
 /**

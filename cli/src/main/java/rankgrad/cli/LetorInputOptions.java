@@ -3,7 +3,7 @@ package rankgrad.cli;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Option;
-import rankgrad.ltr.data.LetorOptions;
+import rankgrad.ltr.letor.LetorOptions;
 import rankgrad.ltr.metric.Metric;
 import rankgrad.ltr.metric.MetricKind;
 

@@ -9,7 +9,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import rankgrad.ltr.Ranking;
-import rankgrad.ltr.data.LetorReader;
+import rankgrad.ltr.letor.LetorReader;
 import rankgrad.ltr.eval.DocIds;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.model.ModelFile;

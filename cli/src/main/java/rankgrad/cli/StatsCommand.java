@@ -5,7 +5,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import rankgrad.ltr.data.DatasetStats;
-import rankgrad.ltr.data.LetorReader;
+import rankgrad.ltr.letor.LetorReader;
 
 /** {@code rankgrad stats FILE}: queries, documents, features, label mix of LETOR files. */
 @Command(name = "stats", mixinStandardHelpOptions = true, description = "Summarize LETOR files.")

@@ -2,7 +2,7 @@ package rankgrad.cli;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
-import rankgrad.autodiff.internal.Parallel;
+import rankgrad.simd.Parallel;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.FeatureTransform;
 import rankgrad.ltr.data.Normalization;

@@ -16,8 +16,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import rankgrad.ltr.data.CubicData;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.FeatureSubset;
-import rankgrad.ltr.data.LetorReader;
-import rankgrad.ltr.data.LetorWriter;
+import rankgrad.ltr.letor.LetorReader;
+import rankgrad.ltr.letor.LetorWriter;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
 

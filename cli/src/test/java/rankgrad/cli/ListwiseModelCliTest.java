@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 import rankgrad.cli.CliTest.Run;
 import rankgrad.ltr.data.CubicData;
 import rankgrad.ltr.data.Dataset;
-import rankgrad.ltr.data.LetorReader;
-import rankgrad.ltr.data.LetorWriter;
+import rankgrad.ltr.letor.LetorReader;
+import rankgrad.ltr.letor.LetorWriter;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
 

@@ -37,10 +37,10 @@ class ModulePathAppTest {
             import java.util.Map;
             import rankgrad.autodiff.Tensor;
             import rankgrad.autodiff.Var;
-            import rankgrad.autodiff.optim.Adam;
-            import rankgrad.autodiff.optim.Optimizer;
+            import rankgrad.nn.optim.Adam;
+            import rankgrad.nn.optim.Optimizer;
             import rankgrad.ltr.QueryBatch;
-            import rankgrad.ltr.RankingLoss;
+            import rankgrad.ltr.loss.RankingLoss;
             import rankgrad.ltr.loss.Losses;
 
             public class Main {
@@ -64,7 +64,7 @@ class ModulePathAppTest {
                     }
                     String internal;
                     try {
-                        Class.forName("rankgrad.autodiff.internal.Parallel").getMethod("threads").invoke(null);
+                        Class.forName("rankgrad.simd.Parallel").getMethod("threads").invoke(null);
                         internal = "open";
                     } catch (IllegalAccessException e) {
                         internal = "refused";
@@ -112,14 +112,14 @@ class ModulePathAppTest {
 
                 public class Peek {
                     public static void main(String[] args) {
-                        System.out.println(rankgrad.autodiff.internal.Parallel.threads());
+                        System.out.println(rankgrad.simd.Parallel.threads());
                         System.out.println(rankgrad.ltr.internal.pairwise.CpuPairwiseBackend.create());
                         System.out.println(rankgrad.ltr.io.Json.class);
                     }
                 }
                 """;
         String errors = compile(dir.resolve("peek"), "Peek", peek, dir.resolve("peek-out"));
-        assertTrue(errors.contains("package rankgrad.autodiff.internal is not visible"), errors);
+        assertTrue(errors.contains("package rankgrad.simd is not visible"), errors);
         assertTrue(errors.contains("package rankgrad.ltr.internal.pairwise is not visible"), errors);
         assertTrue(errors.contains("package rankgrad.ltr.io is not visible"), errors);
     }

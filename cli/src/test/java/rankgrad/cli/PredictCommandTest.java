@@ -22,7 +22,7 @@ import rankgrad.autodiff.Tensor;
 import rankgrad.cli.CliTest.Run;
 import rankgrad.ltr.data.CubicData;
 import rankgrad.ltr.data.Dataset;
-import rankgrad.ltr.data.LetorWriter;
+import rankgrad.ltr.letor.LetorWriter;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.data.Query;
 import rankgrad.ltr.metric.Metric;

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.FeatureTransform;
-import rankgrad.ltr.data.LetorReader;
+import rankgrad.ltr.letor.LetorReader;
 import rankgrad.ltr.model.Ensemble;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;

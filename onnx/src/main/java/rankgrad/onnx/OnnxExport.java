@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import rankgrad.autodiff.nn.Activation;
+import rankgrad.nn.Activation;
 import rankgrad.ltr.LibraryVersion;
 import rankgrad.ltr.data.FeatureTransform;
 import rankgrad.ltr.data.Normalization;

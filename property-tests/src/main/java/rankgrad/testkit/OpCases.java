@@ -8,11 +8,11 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import rankgrad.autodiff.Ops;
 import rankgrad.autodiff.Var;
-import rankgrad.autodiff.ops.AttentionLayout;
-import rankgrad.autodiff.ops.AttentionMix;
-import rankgrad.autodiff.ops.AttentionScores;
-import rankgrad.autodiff.ops.LayerNorm;
-import rankgrad.autodiff.ops.RaggedSoftmax;
+import rankgrad.nn.ops.AttentionLayout;
+import rankgrad.nn.ops.AttentionMix;
+import rankgrad.nn.ops.AttentionScores;
+import rankgrad.nn.ops.LayerNorm;
+import rankgrad.nn.ops.RaggedSoftmax;
 
 /**
  * Every built-in op of {@link Ops}, with its broadcasting, transpose and axis variants, as an

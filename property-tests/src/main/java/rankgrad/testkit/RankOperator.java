@@ -6,7 +6,7 @@ import rankgrad.ltr.QueryBatch;
 /**
  * The subject of a ranking law: anything that maps the flat scores of a ragged batch to a Var,
  * such as a rank operator (one rank per document), a metric or a loss (a scalar). A
- * {@link rankgrad.ltr.RankingLoss} is one through {@code loss::loss}; a custom-gradient node
+ * {@link rankgrad.ltr.loss.RankingLoss} is one through {@code loss::loss}; a custom-gradient node
  * through {@code (s, b) -> Var.apply(MyRanks.of(b), s)}.
  *
  * <p>Laws may apply it several times to the same case (a gradient check evaluates it 2 + 2n times),

@@ -11,7 +11,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Ops;
-import rankgrad.autodiff.internal.Parallel;
+import rankgrad.simd.Parallel;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import rankgrad.autodiff.NoGrad;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
-import rankgrad.autodiff.nn.ListwiseContext;
+import rankgrad.nn.ListwiseContext;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.model.RankingModel;
 import rankgrad.testkit.ListwiseLaws.ListCase;

@@ -2,7 +2,7 @@ package rankgrad.spark;
 
 import java.io.Serializable;
 import java.util.List;
-import rankgrad.ltr.data.LetorOptions;
+import rankgrad.ltr.letor.LetorOptions;
 
 /**
  * What {@link QueryFrames#readLetor} reads and how.

@@ -10,7 +10,7 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import rankgrad.ltr.data.LetorFormatException;
+import rankgrad.ltr.letor.LetorFormatException;
 import rankgrad.ltr.eval.DocIds;
 
 /**

@@ -20,7 +20,7 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.network.util.JavaUtils;
-import rankgrad.ltr.data.LetorFormatException;
+import rankgrad.ltr.letor.LetorFormatException;
 
 /**
  * Datasets with one row per query ({@link QueryRow}), from LETOR/SVMlight text or from a table of

@@ -9,9 +9,9 @@ import java.util.List;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import rankgrad.ltr.data.LetorFormatException;
-import rankgrad.ltr.data.LetorOptions;
-import rankgrad.ltr.data.LetorReader;
+import rankgrad.ltr.letor.LetorFormatException;
+import rankgrad.ltr.letor.LetorOptions;
+import rankgrad.ltr.letor.LetorReader;
 import rankgrad.ltr.eval.DocIds;
 
 /**

@@ -14,7 +14,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.storage.StorageLevel;
-import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.RankingLoss;
 import rankgrad.ltr.data.Query;
 import rankgrad.ltr.loss.Losses;
 import rankgrad.ltr.model.ModelFile;

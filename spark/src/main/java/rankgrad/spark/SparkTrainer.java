@@ -6,7 +6,7 @@ import java.util.List;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.SparkSession;
-import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.RankingLoss;
 import rankgrad.ltr.data.Query;
 import rankgrad.ltr.loss.Losses;
 import rankgrad.ltr.model.RankingModel;

@@ -1,7 +1,7 @@
 package rankgrad.spark;
 
 import org.apache.spark.TaskContext;
-import rankgrad.autodiff.internal.Parallel;
+import rankgrad.simd.Parallel;
 
 /**
  * Keeps rankgrad's own thread pool within the cores Spark gives a task. rankgrad splits large

@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.zip.GZIPOutputStream;
-import rankgrad.ltr.data.LetorOptions;
-import rankgrad.ltr.data.LetorReader;
+import rankgrad.ltr.letor.LetorOptions;
+import rankgrad.ltr.letor.LetorReader;
 import rankgrad.ltr.eval.DocIds;
 
 /**

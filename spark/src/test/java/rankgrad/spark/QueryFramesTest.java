@@ -21,8 +21,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import rankgrad.ltr.data.LetorFormatException;
-import rankgrad.ltr.data.LetorReader;
+import rankgrad.ltr.letor.LetorFormatException;
+import rankgrad.ltr.letor.LetorReader;
 
 class QueryFramesTest {
     private static SparkSession spark;

@@ -4,10 +4,10 @@ import java.util.Arrays;
 import java.util.Objects;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
-import rankgrad.autodiff.internal.Workspace;
+import rankgrad.simd.Workspace;
 import rankgrad.autodiff.Tensor;
-import rankgrad.autodiff.kernel.KernelProvider;
-import rankgrad.autodiff.kernel.Kernels;
+import rankgrad.simd.KernelProvider;
+import rankgrad.simd.Kernels;
 
 /**
  * The fully connected layer in one node: Y = X W + b for X (n x in), W (in x out) and a bias row b

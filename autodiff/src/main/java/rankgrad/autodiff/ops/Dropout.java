@@ -10,7 +10,7 @@ import rankgrad.autodiff.Tensor;
  * and p the rate; dL/dx_i = dL/dy_i m_i / (1 - p). The expectation of y over random masks with
  * P(m_i = 1) = 1 - p is x, so evaluation uses the identity.
  *
- * <p>The mask is fixed when the op is made (drawn by {@link rankgrad.autodiff.nn.Dropout} from a
+ * <p>The mask is fixed when the op is made (drawn by {@link rankgrad.nn.Dropout} from a
  * seed and the training step), so the op is a deterministic function of x: the gradient check
  * runs on it as on any other op. float32 multiplies by the float32 scale (float) (1 / (1 - p)),
  * float64 by the double scale; this loop is the scalar reference (no vector kernel: the op costs

@@ -1,10 +1,10 @@
 package rankgrad.autodiff.ops;
 
 import rankgrad.autodiff.DType;
-import rankgrad.autodiff.internal.Parallel;
+import rankgrad.simd.Parallel;
 import rankgrad.autodiff.Tensor;
-import rankgrad.autodiff.kernel.KernelProvider;
-import rankgrad.autodiff.kernel.Kernels;
+import rankgrad.simd.KernelProvider;
+import rankgrad.simd.Kernels;
 
 /**
  * Splits n independent elements into contiguous ranges run with {@link Parallel#forEach}. The

@@ -3,7 +3,7 @@ package rankgrad.autodiff.ops;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
-import rankgrad.autodiff.kernel.KernelProvider;
+import rankgrad.simd.KernelProvider;
 
 /**
  * y = exp(x) elementwise; dL/dx = dL/dy * y, so the output is the only residual. Float32 runs on

@@ -3,9 +3,9 @@ package rankgrad.autodiff.ops;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
-import rankgrad.autodiff.kernel.KernelProvider;
-import rankgrad.autodiff.kernel.Kernels;
-import rankgrad.autodiff.kernel.ScalarKernels;
+import rankgrad.simd.KernelProvider;
+import rankgrad.simd.Kernels;
+import rankgrad.simd.ScalarKernels;
 
 /**
  * y = ln(sigmoid(x)) = -softplus(-x), computed as min(x, 0) - log1p(exp(-|x|)) so that it neither

@@ -4,8 +4,8 @@ import java.util.Arrays;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
-import rankgrad.autodiff.kernel.KernelProvider;
-import rankgrad.autodiff.kernel.Kernels;
+import rankgrad.simd.KernelProvider;
+import rankgrad.simd.Kernels;
 
 /**
  * y = log(sum_j exp(x_j)) over all elements, or over each row of a matrix, computed stably as

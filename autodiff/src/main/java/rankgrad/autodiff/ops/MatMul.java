@@ -3,7 +3,7 @@ package rankgrad.autodiff.ops;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
-import rankgrad.autodiff.kernel.KernelProvider;
+import rankgrad.simd.KernelProvider;
 
 /**
  * C = op(A) op(B) for matrices, where op(X) is X or its transpose. With dC = dL/dC:

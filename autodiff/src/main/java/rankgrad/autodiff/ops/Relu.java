@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
-import rankgrad.autodiff.kernel.KernelProvider;
-import rankgrad.autodiff.kernel.Kernels;
+import rankgrad.simd.KernelProvider;
+import rankgrad.simd.Kernels;
 
 /**
  * y = max(x, 0) elementwise; dL/dx = dL/dy where x &gt; 0, else 0 (the subgradient 0 at the kink,

@@ -1,6 +1,6 @@
 package rankgrad.autodiff.ops;
 
-import rankgrad.autodiff.internal.Parallel;
+import rankgrad.simd.Parallel;
 
 /**
  * A fixed partition of the rows of an n x c matrix, for row passes and column reductions (sums per

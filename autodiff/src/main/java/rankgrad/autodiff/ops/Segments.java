@@ -2,8 +2,8 @@ package rankgrad.autodiff.ops;
 
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Tensor;
-import rankgrad.autodiff.kernel.KernelProvider;
-import rankgrad.autodiff.kernel.Kernels;
+import rankgrad.simd.KernelProvider;
+import rankgrad.simd.Kernels;
 
 /**
  * The stable reductions shared by {@link LogSumExp}, {@link Softmax} and {@link LogSoftmax}. They

@@ -3,9 +3,9 @@ package rankgrad.autodiff.ops;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
-import rankgrad.autodiff.kernel.KernelProvider;
-import rankgrad.autodiff.kernel.Kernels;
-import rankgrad.autodiff.kernel.ScalarKernels;
+import rankgrad.simd.KernelProvider;
+import rankgrad.simd.Kernels;
+import rankgrad.simd.ScalarKernels;
 
 /**
  * y = sigma(x) = 1 / (1 + e^{-x}) elementwise (DESIGN.md §3 notation); dL/dx = dL/dy * y (1 - y),

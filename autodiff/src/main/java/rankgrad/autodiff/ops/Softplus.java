@@ -3,9 +3,9 @@ package rankgrad.autodiff.ops;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
-import rankgrad.autodiff.kernel.KernelProvider;
-import rankgrad.autodiff.kernel.Kernels;
-import rankgrad.autodiff.kernel.ScalarKernels;
+import rankgrad.simd.KernelProvider;
+import rankgrad.simd.Kernels;
+import rankgrad.simd.ScalarKernels;
 
 /**
  * y = softplus(x) = ln(1 + e^x), computed as max(x, 0) + log1p(exp(-|x|)): exp never overflows

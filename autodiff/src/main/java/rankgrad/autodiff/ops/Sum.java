@@ -3,7 +3,7 @@ package rankgrad.autodiff.ops;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
-import rankgrad.autodiff.kernel.KernelProvider;
+import rankgrad.simd.KernelProvider;
 
 /**
  * Sum of all elements (axis -1), of each column (axis 0: sums over rows) or of each row (axis 1:

@@ -1,4 +1,4 @@
-package rankgrad.autodiff.kernel;
+package rankgrad.simd;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.quicktheories.QuickTheory.qt;
@@ -13,10 +13,10 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
-import rankgrad.autodiff.internal.Parallel;
+import rankgrad.simd.Parallel;
 import rankgrad.testkit.KernelLaws;
 import rankgrad.testkit.KernelLaws.Tolerance;
-import rankgrad.autodiff.internal.simd.VectorSupport;
+import rankgrad.simd.internal.VectorSupport;
 
 /**
  * Laws of the Vector API kernels: each equals its scalar oracle within a stated floating-point

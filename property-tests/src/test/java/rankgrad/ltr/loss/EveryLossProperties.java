@@ -13,12 +13,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.GradientCheck;
-import rankgrad.autodiff.internal.Parallel;
+import rankgrad.simd.Parallel;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.testkit.RankingCases;
-import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.loss.LossFamily.Property;
 
 /**

@@ -11,7 +11,6 @@ import rankgrad.autodiff.GradientCheck;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.RankingLoss;
 import rankgrad.ltr.metric.Metric;
 import rankgrad.ltr.metric.MetricConventions;
 import rankgrad.testkit.RankingCase;

@@ -9,7 +9,7 @@ import rankgrad.autodiff.DType;
 import rankgrad.autodiff.NoGrad;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
-import rankgrad.ltr.RankingLoss;
+import rankgrad.ltr.loss.RankingLoss;
 import rankgrad.testkit.RankingCase;
 import rankgrad.testkit.RankingCases;
 import rankgrad.ltr.loss.ApproxNdcgLoss;

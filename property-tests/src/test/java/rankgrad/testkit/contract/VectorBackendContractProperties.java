@@ -3,7 +3,7 @@ package rankgrad.testkit.contract;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
-import rankgrad.autodiff.internal.simd.VectorSupport;
+import rankgrad.simd.internal.VectorSupport;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.pairwise.PairwiseBackends;
 import rankgrad.testkit.PairwiseBackendContract;

@@ -9,7 +9,7 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 import org.quicktheories.impl.Constraint;
-import rankgrad.autodiff.internal.simd.VectorSupport;
+import rankgrad.simd.internal.VectorSupport;
 
 /**
  * Laws of the vector pair-term kernels (the smoothed hinge of SHF-SDCG, the logistic pairs of

@@ -1,8 +1,0 @@
-/**
- * Optimizers that update a module's parameters in place from their gradients:
- * {@link rankgrad.autodiff.optim.Sgd} (momentum), {@link rankgrad.autodiff.optim.Adam} (L2 weight
- * decay as the papers, or AdamW's decoupled decay), and
- * {@link rankgrad.autodiff.optim.GradientClipping} by global norm. Updates are deterministic and
- * their state can be saved and restored for exact resumption.
- */
-package rankgrad.autodiff.optim;

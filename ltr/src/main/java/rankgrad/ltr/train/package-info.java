@@ -1,8 +1,0 @@
-/**
- * Training: the mini-batch {@link rankgrad.ltr.train.Trainer} for any
- * {@link rankgrad.ltr.RankingLoss} (checkpoints, exact resume, early stopping) with its
- * {@link rankgrad.ltr.train.TrainingConfig}, and the gradient-free trainers of Yue and Burges
- * ({@link rankgrad.ltr.train.Spsa}, {@link rankgrad.ltr.train.Fdsa} with Spall's
- * {@link rankgrad.ltr.train.SpsaGains}). All public types are API.
- */
-package rankgrad.ltr.train;

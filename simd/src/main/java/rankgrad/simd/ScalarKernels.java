@@ -1,0 +1,239 @@
+package rankgrad.simd;
+
+import rankgrad.simd.Parallel;
+
+/**
+ * Plain-Java kernels: the reference every SIMD kernel is tested against, and the fallback when
+ * {@code jdk.incubator.vector} is not available. Loops are written for clarity first; GEMM still
+ * runs in parallel over row blocks so the fallback stays usable for training.
+ */
+public final class ScalarKernels implements Kernels {
+    /** The shared instance (the class is stateless). */
+    public static final ScalarKernels INSTANCE = new ScalarKernels();
+
+    /** Rows of C per GEMM task; fixed so the partition never depends on the thread count. */
+    private static final int GEMM_ROWS_PER_TASK = 64;
+
+    private ScalarKernels() {
+    }
+
+    @Override
+    public String name() {
+        return "scalar";
+    }
+
+    @Override
+    public float dotF32(float[] a, int aOff, float[] b, int bOff, int n) {
+        float s = 0f;
+        for (int i = 0; i < n; i++) {
+            s += a[aOff + i] * b[bOff + i];
+        }
+        return s;
+    }
+
+    @Override
+    public float sumF32(float[] a, int off, int n) {
+        float s = 0f;
+        for (int i = 0; i < n; i++) {
+            s += a[off + i];
+        }
+        return s;
+    }
+
+    @Override
+    public void addF32(float[] a, int aOff, float[] b, int bOff, float[] out, int outOff, int n) {
+        for (int i = 0; i < n; i++) {
+            out[outOff + i] = a[aOff + i] + b[bOff + i];
+        }
+    }
+
+    @Override
+    public void mulF32(float[] a, int aOff, float[] b, int bOff, float[] out, int outOff, int n) {
+        for (int i = 0; i < n; i++) {
+            out[outOff + i] = a[aOff + i] * b[bOff + i];
+        }
+    }
+
+    @Override
+    public void addScalarF32(float[] a, int aOff, float s, float[] out, int outOff, int n) {
+        for (int i = 0; i < n; i++) {
+            out[outOff + i] = a[aOff + i] + s;
+        }
+    }
+
+    @Override
+    public void mulScalarF32(float[] a, int aOff, float s, float[] out, int outOff, int n) {
+        for (int i = 0; i < n; i++) {
+            out[outOff + i] = a[aOff + i] * s;
+        }
+    }
+
+    @Override
+    public void axpyF32(float alpha, float[] x, int xOff, float[] y, int yOff, int n) {
+        for (int i = 0; i < n; i++) {
+            y[yOff + i] += alpha * x[xOff + i];
+        }
+    }
+
+    @Override
+    public void expF32(float[] a, int aOff, float[] out, int outOff, int n) {
+        for (int i = 0; i < n; i++) {
+            out[outOff + i] = (float) Math.exp(a[aOff + i]);
+        }
+    }
+
+    @Override
+    public void sigmoidF32(float[] a, int aOff, float[] out, int outOff, int n) {
+        for (int i = 0; i < n; i++) {
+            out[outOff + i] = (float) sigmoid(a[aOff + i]);
+        }
+    }
+
+    @Override
+    public void tanhF32(float[] a, int aOff, float[] out, int outOff, int n) {
+        for (int i = 0; i < n; i++) {
+            out[outOff + i] = (float) Math.tanh(a[aOff + i]);
+        }
+    }
+
+    @Override
+    public void reluF32(float[] a, int aOff, float[] out, int outOff, int n) {
+        for (int i = 0; i < n; i++) {
+            float v = a[aOff + i];
+            out[outOff + i] = v > 0f ? v : 0f;
+        }
+    }
+
+    @Override
+    public void reluBackwardF32(float[] a, int aOff, float[] g, int gOff, float[] out, int outOff, int n) {
+        for (int i = 0; i < n; i++) {
+            out[outOff + i] = a[aOff + i] > 0f ? g[gOff + i] : 0f;
+        }
+    }
+
+    @Override
+    public void biasedColumnSumsF32(float[] z, int zOff, float[] bias, double[] sum, int n) {
+        for (int j = 0; j < n; j++) {
+            float v = z[zOff + j] + bias[j];
+            sum[j] += v;
+        }
+    }
+
+    @Override
+    public void biasedSquaredDeviationsF32(float[] z, int zOff, float[] bias, double[] mean, double[] q, int n) {
+        for (int j = 0; j < n; j++) {
+            float v = z[zOff + j] + bias[j];
+            double d = v - mean[j];
+            q[j] += d * d;
+        }
+    }
+
+    @Override
+    public void batchNormReluF32(float[] z, float[] bias, float[] mu, float[] scale, float[] shift, float[] y, int off,
+            int n) {
+        for (int j = 0; j < n; j++) {
+            float v = ((z[off + j] + bias[j]) - mu[j]) * scale[j] + shift[j];
+            y[off + j] = v > 0f ? v : 0f;
+        }
+    }
+
+    @Override
+    public void batchNormReluSumsF32(float[] y, float[] g, float[] z, float[] bias, float[] mu, double[] sumDy,
+            double[] sumDyXc, int off, int n) {
+        for (int j = 0; j < n; j++) {
+            float dy = y[off + j] > 0f ? g[off + j] : 0f;
+            float xc = (z[off + j] + bias[j]) - mu[j];
+            sumDy[j] += dy;
+            sumDyXc[j] += dy * (double) xc;
+        }
+    }
+
+    @Override
+    public void batchNormReluInputGradF32(float[] y, float[] g, float[] z, float[] bias, float[] mu, float[] k,
+            float[] b, float[] c, float[] dz, double[] colSum, int off, int n) {
+        for (int j = 0; j < n; j++) {
+            float dy = y[off + j] > 0f ? g[off + j] : 0f;
+            float xc = (z[off + j] + bias[j]) - mu[j];
+            float d = k[j] * dy + b[j] * xc + c[j];
+            dz[off + j] = d;
+            colSum[j] += d;
+        }
+    }
+
+    @Override
+    public void adamF32(float[] p, float[] g, float[] m, float[] v, int n, AdamCoefficients c) {
+        for (int j = 0; j < n; j++) {
+            adamStepF32(p, g, m, v, j, c);
+        }
+    }
+
+    /** {@link #adamF32} of element j alone (also the vector kernel's tail). */
+    static void adamStepF32(float[] p, float[] g, float[] m, float[] v, int j, AdamCoefficients c) {
+        float q = p[j] * c.shrink();
+        float h = g[j] + c.l2() * q;
+        float mj = m[j] * c.beta1() + c.oneMinusBeta1() * h;
+        float vj = v[j] * c.beta2() + c.oneMinusBeta2() * h * h;
+        m[j] = flushSubnormal(mj);
+        v[j] = flushSubnormal(vj);
+        p[j] = flushSubnormal(q - c.stepSize() * (mj / ((float) Math.sqrt(vj) / c.bc2Sqrt() + c.eps())));
+    }
+
+    /** 0 for a subnormal x, x otherwise (what a CPU in flush-to-zero mode stores). */
+    static float flushSubnormal(float x) {
+        return Math.abs(x) < Float.MIN_NORMAL ? 0f : x;
+    }
+
+    @Override
+    public void gemmF32(boolean transA, boolean transB, int m, int n, int k, float[] a, float[] b, float[] c) {
+        Parallel.forEach(Parallel.tasksFor(m, GEMM_ROWS_PER_TASK), t -> {
+            int r0 = t * GEMM_ROWS_PER_TASK;
+            int r1 = Math.min(m, r0 + GEMM_ROWS_PER_TASK);
+            float[] row = new float[n];
+            for (int i = r0; i < r1; i++) {
+                java.util.Arrays.fill(row, 0f);
+                for (int p = 0; p < k; p++) {
+                    float av = transA ? a[p * m + i] : a[i * k + p];
+                    if (transB) {
+                        for (int j = 0; j < n; j++) {
+                            row[j] += av * b[j * k + p];
+                        }
+                    } else {
+                        int bo = p * n;
+                        for (int j = 0; j < n; j++) {
+                            row[j] += av * b[bo + j];
+                        }
+                    }
+                }
+                System.arraycopy(row, 0, c, i * n, n);
+            }
+        });
+    }
+
+    @Override
+    public void gemmF64(boolean transA, boolean transB, int m, int n, int k, double[] a, double[] b, double[] c) {
+        Parallel.forEach(Parallel.tasksFor(m, GEMM_ROWS_PER_TASK), t -> {
+            int r0 = t * GEMM_ROWS_PER_TASK;
+            int r1 = Math.min(m, r0 + GEMM_ROWS_PER_TASK);
+            double[] row = new double[n];
+            for (int i = r0; i < r1; i++) {
+                java.util.Arrays.fill(row, 0.0);
+                for (int p = 0; p < k; p++) {
+                    double av = transA ? a[p * m + i] : a[i * k + p];
+                    for (int j = 0; j < n; j++) {
+                        row[j] += av * (transB ? b[j * k + p] : b[p * n + j]);
+                    }
+                }
+                System.arraycopy(row, 0, c, i * n, n);
+            }
+        });
+    }
+
+    /** The logistic function, computed without overflow for large |x|. */
+    public static double sigmoid(double x) {
+        if (x >= 0) {
+            return 1.0 / (1.0 + Math.exp(-x));
+        }
+        double e = Math.exp(x);
+        return e / (1.0 + e);
+    }
+}
