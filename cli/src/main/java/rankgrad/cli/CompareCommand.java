@@ -101,7 +101,7 @@ final class CompareCommand implements Callable<Integer> {
         List<String> lossNames = parseLosses();
         List<String> networks = parseModels();
         List<Metric> columns = parseMetrics();
-        OutputFolder.check(spec.commandLine(), "--out", out);
+        out = OutputFolder.check(spec.commandLine(), "--out", out);
         subset = featureOption.subset();
         boolean oneFile = Files.isRegularFile(data);
         List<Integer> foldNumbers = new ArrayList<>();
@@ -265,7 +265,7 @@ final class CompareCommand implements Callable<Integer> {
         Dataset te = data[2];
         double[][][] values = new double[runs.size()][columns.size()][];
         Normalization normalization = training.normalization(featureOption.select(subset, tr));
-        Path foldOut = k == 0 ? out : out.resolve("Fold" + k);
+        Path foldOut = k == 0 ? out : OutputFolder.subfolder(out, "Fold" + k);
         for (int l = 0; l < runs.size(); l++) {
             String architecture = runs.get(l)[0];
             String loss = runs.get(l)[1];

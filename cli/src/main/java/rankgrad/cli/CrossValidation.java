@@ -53,7 +53,7 @@ final class CrossValidation {
             RankingModel m = c.model(subset, fold.train(), split);
             o.printf(Locale.ROOT, "%n== fold %d of %d: %d train / %d valid / %d test queries%n", i + 1, k, fold.train().size(),
                     fold.valid().size(), fold.test().size());
-            Path dir = c.out.resolve("Fold" + (i + 1));
+            Path dir = OutputFolder.subfolder(c.out, "Fold" + (i + 1));
             TrainingResult r = TrainingRun.execute(m, c.loss, config, fold.train(), fold.valid(), null, dir,
                     new Progress(o, System.console() != null, config.epochs(), metric.toString()), c.training.fresh).result();
             o.println(r.message());

@@ -75,7 +75,7 @@ final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--model: " + e.getMessage());
         }
-        OutputFolder.check(spec.commandLine(), "--out", out);
+        out = OutputFolder.check(spec.commandLine(), "--out", out);
         ScalarKernelWarning.printIfScalar(spec.commandLine().getErr());
         try (RunLock lock = RunLock.acquire(out)) {
             return demo(architecture);

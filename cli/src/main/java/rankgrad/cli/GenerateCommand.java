@@ -57,7 +57,7 @@ final class GenerateCommand implements Callable<Integer> {
         }
         CubicData cubic = kind == Kind.cubic ? CubicData.create(featureCount, seed) : null;
         String[] names = {"train", "vali", "test"};
-        Path fold = out.resolve("Fold1");
+        Path fold = OutputFolder.subfolder(out, "Fold1");
         for (int i = 0; i < 3; i++) {
             Path file = fold.resolve(names[i] + ".txt");
             long sampleSeed = seed * 31 + i + 1;

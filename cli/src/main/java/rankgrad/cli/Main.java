@@ -23,7 +23,24 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        PrintWriter err = new PrintWriter(System.err, true);
+        Interruption.install(err);
+        // A worker thread's OutOfMemoryError is one line and exit 1 as well, not a trace and a hung command.
+        Thread.UncaughtExceptionHandler fallback = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
+            if (e instanceof OutOfMemoryError oom) {
+                err.println("rankgrad: " + OutOfMemory.describe(oom));
+                Interruption.finished();
+                Runtime.getRuntime().halt(1);
+            } else if (fallback != null) {
+                fallback.uncaughtException(thread, e);
+            } else {
+                thread.getThreadGroup().uncaughtException(thread, e);
+            }
+        });
+        int code = run(args, new PrintWriter(System.out, true), err);
+        Interruption.finished();
+        System.exit(code);
     }
 
     /** Runs the command line in-process (tests use this) and returns the exit code. */
@@ -41,7 +58,14 @@ public final class Main implements Runnable {
             commandLine.getErr().println("rankgrad: " + describe(e));
             return 1;
         });
-        int code = cl.execute(args);
+        int code;
+        try {
+            code = cl.execute(args);
+        } catch (OutOfMemoryError e) {
+            // Caught here, after the command's data became unreachable, so the line itself has room.
+            err.println("rankgrad: " + OutOfMemory.describe(e));
+            code = 1;
+        }
         out.flush();
         err.flush();
         return code;

@@ -92,7 +92,7 @@ final class TrainCommand implements Callable<Integer> {
         }
         checkValidation(gradientFree);
         FeatureSubset subset = featureOption.subset();
-        OutputFolder.check(spec.commandLine(), "--out", out);
+        out = OutputFolder.check(spec.commandLine(), "--out", out);
         List<Path> inputs = new ArrayList<>(List.of(train));
         inputs.addAll(valid == null ? List.of() : List.of(valid));
         inputs.addAll(test == null ? List.of() : List.of(test));

@@ -64,6 +64,9 @@ final class TrainingRun {
             result = Trainer.of(config.withCheckpoint(checkpoint)).fit(model, loss, train, valid, test, new TrainingListener() {
                 @Override
                 public void resumed(Path file, List<EpochResult> done, boolean finished) {
+                    if (!done.isEmpty()) {
+                        Interruption.checkpointed(file, done.get(done.size() - 1).epoch(), config.epochs());
+                    }
                     progress.resumed(file, done, finished);
                 }
 
@@ -74,6 +77,7 @@ final class TrainingRun {
 
                 @Override
                 public void epochDone(EpochResult r) {
+                    Interruption.checkpointed(checkpoint, r.epoch(), config.epochs());
                     progress.epoch(r, false);
                 }
             });
@@ -116,7 +120,7 @@ final class TrainingRun {
             long seed = config.seed() + i - 1;
             o.printf(Locale.ROOT, "-- ensemble member %d of %d (seed %d)%n", i, k, seed);
             Outcome r = execute(modelForSeed.apply(seed), lossName, config.withSeed(seed), train, valid, test,
-                    outDir.resolve("member-" + i), progress.get(), fresh);
+                    OutputFolder.subfolder(outDir, "member-" + i), progress.get(), fresh);
             o.println(r.result().message());
             members.add(r.model());
             // Ordered (not Map.of, whose order varies between JVM runs): the same ensemble gives the same bytes.

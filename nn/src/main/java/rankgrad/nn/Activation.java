@@ -2,6 +2,7 @@ package rankgrad.nn;
 
 import java.util.Map;
 import rankgrad.autodiff.Ops;
+import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 
 /**
@@ -72,6 +73,15 @@ public sealed interface Activation extends Layer {
         @Override
         public Var forward(Var x) {
             return Ops.relu(x);
+        }
+
+        /**
+         * The float32 value max(x, 0) with the same bits as {@link #forward}, or null when {@code x}
+         * holds a NaN or an infinity (which the ReLU would hide): for scorers, which refuse a broken
+         * model instead of ranking by garbage. The check runs inside the ReLU's own pass.
+         */
+        public Tensor evaluateOrNull(Tensor x) {
+            return rankgrad.autodiff.ops.Relu.evaluateOrNull(x);
         }
 
         @Override

@@ -121,7 +121,11 @@ public final class OnnxExport {
                         + " outputs, a scoring function has one");
             }
             try {
-                networks.add(DenseLayer.fold(m.network().layers().modules()));
+                List<DenseLayer> layers = DenseLayer.fold(m.network().layers().modules());
+                if (m.normalization() instanceof Normalization.Standardization s) {
+                    layers.get(0).requireRepresentableOver(s.std());
+                }
+                networks.add(layers);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("cannot export to ONNX: " + e.getMessage(), e);
             }

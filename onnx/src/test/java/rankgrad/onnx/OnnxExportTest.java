@@ -317,6 +317,28 @@ class OnnxExportTest {
     }
 
     @Test
+    void foldedWeightsThatAreNotFiniteOrOverflowAreRefusedAndNothingWritten() {
+        // A negative batch-norm variance (the ONNX file got 600 NaN weights) and a standard deviation
+        // no data gives (the weights over it overflow float32).
+        RankingModel negative = RankingModel.create("R4.L", D, new Normalization.None(), 2);
+        Map<String, Tensor> state = negative.state();
+        state.get("layers.1.running_var").set(0, -1);
+        negative.loadState(state);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> OnnxExport.toBytes(negative, "m"));
+        assertTrue(e.getMessage().startsWith("cannot export to ONNX: folded layer 1: the bias of unit 1 is NaN"),
+                e.getMessage());
+        float[] std = new float[D];
+        Arrays.fill(std, 1f);
+        std[2] = 1.4e-45f;
+        RankingModel tiny = RankingModel.create("R4.L", D, new Normalization.Standardization(new float[D], std), 2);
+        Path file = dir.resolve("tiny.onnx");
+        IllegalArgumentException t = assertThrows(IllegalArgumentException.class, () -> OnnxExport.write(tiny, "m", file));
+        assertTrue(t.getMessage().startsWith("cannot export to ONNX: input feature 3 has standard deviation 1.4E-45"),
+                t.getMessage());
+        assertTrue(Files.notExists(file));
+    }
+
+    @Test
     void theGraphStatesItsVersionsAndHasNoBatchNormalization() throws Exception {
         RankingModel model = perturbed(RankingModel.create("B64", D, Normalization.Standardization.fit(data(1)), 2), 1);
         UnknownFieldSet file = UnknownFieldSet.parseFrom(OnnxExport.toBytes(model, "b64"));

@@ -83,6 +83,28 @@ class QueryFramesTest {
                 .withWidth(LetorFixtures.FEATURES).withSplitBytes(600)).collectAsList());
         assertTrue(oneJvm.startsWith(file + ":" + (bad + 1) + ": "), oneJvm);
         assertTrue(e.getMessage().contains(oneJvm), "Spark's message carries the reader's: " + e.getMessage());
+        assertEquals(List.of(), regionCopiesOf("5:1.5x"), "the failed task removed its region's temporary copy");
+    }
+
+    /**
+     * RegionReader's temporary copies ({@code rankgrad-region-*.txt} in java.io.tmpdir) still there
+     * that hold {@code marker}: this test's data, not another process's.
+     */
+    private static List<Path> regionCopiesOf(String marker) throws java.io.IOException {
+        List<Path> out = new ArrayList<>();
+        try (var files = Files.newDirectoryStream(Path.of(System.getProperty("java.io.tmpdir")),
+                "rankgrad-region-*.txt")) {
+            for (Path p : files) {
+                try {
+                    if (Files.readString(p).contains(marker)) {
+                        out.add(p);
+                    }
+                } catch (java.io.IOException gone) {
+                    // removed meanwhile: not left behind
+                }
+            }
+        }
+        return out;
     }
 
     @Test

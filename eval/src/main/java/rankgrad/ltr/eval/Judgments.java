@@ -27,8 +27,11 @@ public record Judgments(String source, Map<String, Map<String, Float>> queries) 
 
     /**
      * Reads TREC qrels, {@code qid iteration docid grade} per line (the iteration is not used); a
-     * grade is a finite number &gt;= 0 (trec_eval's negative "in pool, unjudged" is refused rather
-     * than guessed at). A document judged twice in one query is an error.
+     * grade is a whole number &gt;= 0 (trec_eval's negative "in pool, unjudged" is refused rather
+     * than guessed at). A fractional grade such as {@code 2.5} is refused: trec_eval reads a grade
+     * with C's {@code atol} ({@code text_qrels_ptr->rel = atol(lines[i].rel);} in
+     * {@code te_get_qrels}, get_qrels.c), which silently drops the fraction, so the same file would
+     * mean grade 2 there and 2.5 here. A document judged twice in one query is an error.
      */
     public static Judgments readQrels(Path file) throws IOException {
         return readQrels(file, Double.POSITIVE_INFINITY);
@@ -63,6 +66,10 @@ public record Judgments(String source, Map<String, Map<String, Float>> queries) 
                 if (!(grade >= 0) || grade > LetorReader.MAX_GRADE || f[3].chars().anyMatch(Character::isLetter)) {
                     throw new EvalInputException(name, lineNumber, "grade '" + f[3] + "' must be a number from 0 to "
                             + (int) LetorReader.MAX_GRADE);
+                }
+                if (grade != Math.rint(grade)) {
+                    throw new EvalInputException(name, lineNumber, "grade " + f[3] + " is not a whole number; grades are"
+                            + " integers (trec_eval reads " + f[3] + " as " + (int) grade + ", dropping the fraction)");
                 }
                 if (grade > ymax) {
                     throw new EvalInputException(name, lineNumber, "grade " + f[3] + " exceeds the grade scale maximum ymax = "

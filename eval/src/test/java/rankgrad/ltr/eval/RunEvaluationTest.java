@@ -51,6 +51,14 @@ class RunEvaluationTest {
         assertTrue(e.getMessage().endsWith("q:1: grade '-1' must be a number from 0 to 31"), e.getMessage());
     }
 
+    @Test
+    void fractionalQrelsGradesAreRefusedAsTrecEvalWouldTruncateThem() throws Exception {
+        EvalInputException e = assertThrows(EvalInputException.class, () -> Judgments.readQrels(write("q", "1 0 a 1\n1 0 b 2.5\n")));
+        assertTrue(e.getMessage().endsWith("q:2: grade 2.5 is not a whole number; grades are integers (trec_eval reads 2.5"
+                + " as 2, dropping the fraction)"), e.getMessage());
+        assertEquals(2f, Judgments.readQrels(write("q2", "1 0 a 2.0\n")).queries().get("1").get("a"), "2.0 is grade 2");
+    }
+
     private static void assertMessage(Path run, String part) {
         EvalInputException e = assertThrows(EvalInputException.class, () -> Run.read(run));
         assertTrue(e.getMessage().startsWith(run.toString()) && e.getMessage().contains(part), e.getMessage());

@@ -51,6 +51,12 @@ public final class LetorReader {
 
     /** The largest Java array. */
     private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
+    /**
+     * A held query's objects beyond its arrays' contents (object headers, qid string, the query and
+     * its lists), as estimated for the memory check; generous, so that millions of tiny queries are
+     * refused before they exhaust the heap rather than after.
+     */
+    private static final double QUERY_BYTES = 512;
 
     /** Receives queries as they are read. */
     @FunctionalInterface
@@ -93,11 +99,17 @@ public final class LetorReader {
 
     /** Reads a whole file with at least {@code minFeatures} feature columns, as {@code options} say. */
     public static Dataset read(Path file, int minFeatures, LetorOptions options) throws IOException {
+        return read(file, minFeatures, options, Runtime.getRuntime().maxMemory());
+    }
+
+    /** {@link #read(Path, int, LetorOptions)} as if the heap could grow to {@code maxMemory} bytes (tests). */
+    static Dataset read(Path file, int minFeatures, LetorOptions options, long maxMemory) throws IOException {
         List<SparseQuery> sparse = new ArrayList<>();
-        Parser p = new Parser(file, 0, options, sparse::add);
+        Parser p = new Parser(file, 0, options, true, sparse::add);
+        p.maxMemory = maxMemory;
         p.run();
         int features = Math.max(p.maxIndex, minFeatures);
-        checkDenseFits(file.toString(), p.documents, p.maxDocs, features, p.maxIndexLine, Runtime.getRuntime().maxMemory());
+        checkDenseFits(file.toString(), p.documents, p.maxDocs, features, p.maxIndexLine, maxMemory);
         List<Query> queries = new ArrayList<>(sparse.size());
         for (int i = 0; i < sparse.size(); i++) {
             queries.add(sparse.get(i).densify(features));
@@ -121,7 +133,7 @@ public final class LetorReader {
             throw new IllegalArgumentException("features must be >= 1 for streaming, got " + features);
         }
         String name = file.toString();
-        new Parser(file, features, options, q -> {
+        new Parser(file, features, options, false, q -> {
             if ((long) q.docs() * features > MAX_ARRAY) {
                 throw new LetorFormatException(name, q.firstLine, "query " + q.qid + " has " + q.docs() + " documents of "
                         + features + " features, more floats than one Java array holds");
@@ -150,7 +162,7 @@ public final class LetorReader {
             throw new IllegalArgumentException("features must be >= 1 for streaming, got " + features);
         }
         String name = file.toString();
-        Parser parser = new Parser(file, features, options, q -> {
+        Parser parser = new Parser(file, features, options, false, q -> {
             if ((long) q.docs() * features > MAX_ARRAY) {
                 throw new LetorFormatException(name, q.firstLine, "query " + q.qid + " has " + q.docs() + " documents of "
                         + features + " features, more floats than one Java array holds");
@@ -167,7 +179,7 @@ public final class LetorReader {
      * checked like {@link #read}'s), for matching another system's scores to the file's grades.
      */
     public static void streamLabels(Path file, LetorOptions options, LabelSink sink) throws IOException {
-        Parser parser = new Parser(file, 0, options, q -> sink.accept(q.qid, q.labels(), q.comments()));
+        Parser parser = new Parser(file, 0, options, false, q -> sink.accept(q.qid, q.labels(), q.comments()));
         parser.keepComments = true;
         parser.run();
     }
@@ -233,7 +245,17 @@ public final class LetorReader {
         private long documents;
         private int maxDocs;
 
-        private Parser(Path file, int maxFeatures, LetorOptions options, SparseSink sink) {
+        /** Whether the sink keeps every query (a whole-file read) rather than one at a time. */
+        private final boolean holdsAll;
+        /** Documents and feature values held now: all so far when {@link #holdsAll}, else the current query's. */
+        private long heldDocs;
+        private long heldValues;
+        private long heldQueries;
+        /** The heap this JVM may grow to, what the held data are checked against. */
+        private long maxMemory = Runtime.getRuntime().maxMemory();
+
+        private Parser(Path file, int maxFeatures, LetorOptions options, boolean holdsAll, SparseSink sink) {
+            this.holdsAll = holdsAll;
             this.file = file;
             this.name = file.toString();
             this.maxFeatures = maxFeatures;
@@ -319,10 +341,44 @@ public final class LetorReader {
                 leftInGroup--;
             }
             current.add(label, idx, val, n);
+            checkMemory(n, line);
             if (keepComments) {
                 current.addComment(comment(b, from, to));
             }
             lastLine = line;
+        }
+
+        /**
+         * Refuses, at the line that crosses it, a query over the options' limit of documents, or data
+         * whose held form would not fit the heap: the sparse pairs as read (an int index and a float
+         * value, up to three times that while an array grows into its double), a label and an offset
+         * per document (as much again while growing), each query's objects, and the dense float32
+         * rows they become. Checked while reading, so that a huge input ends in
+         * one line instead of an OutOfMemoryError after minutes.
+         */
+        private void checkMemory(int values, long line) throws LetorFormatException {
+            if (current.docs() > options.maxQueryDocuments()) {
+                throw new LetorFormatException(name, line, String.format(Locale.ROOT, "query %s has more than %d documents,"
+                        + " the limit per query; split the query, or raise the limit with -D%s=N (RANKGRAD_JAVA_OPTS="
+                        + "-D%s=N ./rankgrad ...) and the heap with it", current.qid, options.maxQueryDocuments(),
+                        LetorOptions.MAX_QUERY_DOCUMENTS_PROPERTY, LetorOptions.MAX_QUERY_DOCUMENTS_PROPERTY));
+            }
+            if (current.docs() == 1) {
+                heldQueries++;
+            }
+            heldDocs++;
+            heldValues += values;
+            if ((heldDocs & 1023) != 0) {
+                return;
+            }
+            double bytes = 24.0 * heldValues + 16.0 * heldDocs + QUERY_BYTES * heldQueries
+                    + 4.0 * heldDocs * Math.max(maxIndex, maxFeatures);
+            if (bytes > maxMemory) {
+                throw new LetorFormatException(name, line, String.format(Locale.ROOT, "%d documents%s read so far (%d"
+                        + " feature values) need about %s of memory, more than this JVM's heap of at most %s; raise the heap"
+                        + " (RANKGRAD_JAVA_OPTS=-Xmx<size> ./rankgrad ..., or java -Xmx<size>) or split the data",
+                        heldDocs, holdsAll ? "" : " of query " + current.qid, heldValues, size(bytes), size(maxMemory)));
+            }
         }
 
         private void chooseMode(boolean hasQid, boolean more, byte[] b, int second, int secondEnd, long line) throws IOException {
@@ -493,6 +549,13 @@ public final class LetorReader {
         }
 
         private void finish() throws IOException {
+            if (holdsAll) {
+                current.trim();
+            } else {
+                heldDocs = 0;
+                heldValues = 0;
+                heldQueries = 0;
+            }
             documents += current.docs();
             maxDocs = Math.max(maxDocs, current.docs());
             sink.accept(current);

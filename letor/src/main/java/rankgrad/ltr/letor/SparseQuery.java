@@ -18,8 +18,8 @@ final class SparseQuery {
     /** Document d's pairs are at [rowEnd[d - 1], rowEnd[d]) (from 0 for d = 0). */
     private int[] rowEnd = new int[16];
     private int pairs;
-    private int[] index = new int[1024];
-    private float[] value = new float[1024];
+    private int[] index = new int[64];
+    private float[] value = new float[64];
     /** Each document's comment, kept only when the reader was asked for comments. */
     private final List<String> comments = new ArrayList<>();
 
@@ -45,6 +45,17 @@ final class SparseQuery {
         labels[docs] = label;
         rowEnd[docs] = pairs;
         docs++;
+    }
+
+    /**
+     * Shrinks the arrays to what they hold: a whole-file read keeps every query until the end, and
+     * millions of small queries must not each keep their growth slack.
+     */
+    void trim() {
+        labels = Arrays.copyOf(labels, docs);
+        rowEnd = Arrays.copyOf(rowEnd, docs);
+        index = Arrays.copyOf(index, pairs);
+        value = Arrays.copyOf(value, pairs);
     }
 
     /** Keeps the comment of the document added last. */

@@ -106,7 +106,62 @@ public record DenseLayer(double[][] weight, double[] bias, Activation activation
             throw new IllegalArgumentException("the network has no linear layer");
         }
         out.add(new DenseLayer(matrix, bias, activation == null ? Activation.identity() : activation));
+        for (int k = 0; k < out.size(); k++) {
+            out.get(k).requireRepresentable(k + 1);
+        }
         return out;
+    }
+
+    /**
+     * Refuses a folded layer that float32 cannot serve: a weight or bias that is NaN or infinite, or
+     * beyond float32's range once rounded (a batch-norm variance near -eps makes gamma / sqrt(var +
+     * eps) huge), or a unit whose absolute weights and bias sum past float32's largest value, so
+     * that inputs of magnitude 1 (a standardized feature's typical size) already overflow it.
+     */
+    private void requireRepresentable(int index) {
+        for (int u = 0; u < units(); u++) {
+            double sum = Math.abs(bias[u]);
+            requireFloat(bias[u], index, "the bias of unit " + (u + 1));
+            for (int i = 0; i < inputs(); i++) {
+                requireFloat(weight[u][i], index, "unit " + (u + 1) + "'s weight " + (i + 1));
+                sum += Math.abs(weight[u][i]);
+            }
+            if (sum > Float.MAX_VALUE) {
+                throw new IllegalArgumentException("folded layer " + index + ": unit " + (u + 1) + "'s absolute weights and"
+                        + " bias sum to " + sum + ", past float32's largest value " + Float.MAX_VALUE + ", so"
+                        + " inputs of magnitude 1 overflow it; no trained model holds such weights");
+            }
+        }
+    }
+
+    private static void requireFloat(double v, int index, String what) {
+        if (!Double.isFinite(v) || Math.abs(v) > Float.MAX_VALUE) {
+            throw new IllegalArgumentException("folded layer " + index + ": " + what + " is " + v
+                    + (Double.isNaN(v) ? "" : ", beyond float32's range") + " (a weight or batch-norm statistic of the model"
+                    + " makes it so); no trained model holds such weights");
+        }
+    }
+
+    /**
+     * Refuses a first layer whose weights overflow once the standardization's division by
+     * {@code std} is applied to them (a std near 0, such as 1.4E-45, that no training data gives):
+     * the served network computes W (x - mean) / std, which then overflows for any feature change.
+     * A std of 0 marks a constant feature, whose column exporters zero.
+     */
+    public void requireRepresentableOver(float[] std) {
+        for (int i = 0; i < inputs(); i++) {
+            if (std[i] == 0f) {
+                continue;
+            }
+            for (int u = 0; u < units(); u++) {
+                double w = weight[u][i] / std[i];
+                if (!Double.isFinite(w) || Math.abs(w) > Float.MAX_VALUE) {
+                    throw new IllegalArgumentException("input feature " + (i + 1) + " has standard deviation " + std[i]
+                            + ", and unit " + (u + 1) + "'s weight " + (float) weight[u][i] + " over it is " + w
+                            + ", beyond float32's range; no training data gives such a deviation");
+                }
+            }
+        }
     }
 
     /** Batch norm in evaluation mode as per-feature scale a and shift c. */

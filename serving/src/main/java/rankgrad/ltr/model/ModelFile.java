@@ -288,6 +288,7 @@ public final class ModelFile {
                         + ", the architecture needs " + java.util.Arrays.toString(want.shape()));
             }
         }
+        requirePossible(state);
         model.loadState(state);
         model = model.withTransform(transform(arch));
         Object info = root.get("info");
@@ -296,6 +297,24 @@ public final class ModelFile {
         }
         model.eval();
         return model;
+    }
+
+    /**
+     * Refuses values that no trained model holds, which would not fail loudly but score wrongly: a
+     * batch-norm running variance below zero makes sqrt(var + eps) NaN inside the network, and a
+     * ReLU after it turns the NaN into 0, so every document would get the same score.
+     */
+    private static void requirePossible(Map<String, Tensor> state) {
+        state.forEach((name, t) -> {
+            if (name.endsWith(".running_var")) {
+                for (int i = 0; i < t.size(); i++) {
+                    if (t.get(i) < 0) {
+                        throw new IllegalArgumentException("tensor \"" + name + "\"[" + i + "] = " + t.get(i) + " is a"
+                                + " batch-norm variance below zero, which no trained model holds");
+                    }
+                }
+            }
+        });
     }
 
     /**

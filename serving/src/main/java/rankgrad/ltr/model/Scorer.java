@@ -2,9 +2,12 @@ package rankgrad.ltr.model;
 
 import java.util.List;
 import java.util.Objects;
+import rankgrad.autodiff.DType;
 import rankgrad.autodiff.NoGrad;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
+import rankgrad.nn.Activation;
+import rankgrad.nn.Layer;
 import rankgrad.nn.ListwiseContext;
 import rankgrad.nn.Mlp;
 import rankgrad.ltr.data.Dataset;
@@ -35,7 +38,8 @@ import rankgrad.ltr.data.Query;
  * the same call).
  *
  * <p>Every score is checked: a NaN or infinite score raises {@link NonFiniteScoreException} naming
- * the query and document, instead of ranking by garbage.
+ * the query and document, instead of ranking by garbage; so does a NaN or infinite input of a
+ * hidden activation, naming the layer too, since the activation could hide it.
  *
  * <pre>{@code
  * Scorer scorer = ModelFile.read(modelFile).scorer();
@@ -125,7 +129,7 @@ public final class Scorer {
     public float[] score(Query query) {
         RankingModel.checkFeatures(inputs, query.features(), "query " + query.qid());
         Query q = normalization.apply(transform.apply(inputs.apply(query)));
-        float[] out = forward(Tensor.of(q.x(), q.docs(), q.features()), new int[] {0, q.docs()});
+        float[] out = forward(Tensor.of(q.x(), q.docs(), q.features()), new int[] {0, q.docs()}, List.of(query));
         requireFinite(out, 0, out.length, query);
         return out;
     }
@@ -153,7 +157,8 @@ public final class Scorer {
             for (int i = 0; i < idx.length; i++) {
                 idx[i] = from + i;
             }
-            float[] s = forward(normalized.featureMatrix(idx), normalized.labelBatch(idx).offsets());
+            List<Query> chunk = normalized.queries().subList(from, from + idx.length);
+            float[] s = forward(normalized.featureMatrix(idx), normalized.labelBatch(idx).offsets(), chunk);
             System.arraycopy(s, 0, out, at, s.length);
             for (int q : idx) {
                 Query query = normalized.queries().get(q);
@@ -164,14 +169,17 @@ public final class Scorer {
         return out;
     }
 
-    /** The members' scores; with several (an ensemble), (float) (sum_k (double) s_k / K), members in order. */
-    private float[] forward(Tensor normalizedFeatures, int[] queryOffsets) {
+    /**
+     * The members' scores; with several (an ensemble), (float) (sum_k (double) s_k / K), members in
+     * order. {@code queries} are the queries of the rows, for naming one whose activations overflow.
+     */
+    private float[] forward(Tensor normalizedFeatures, int[] queryOffsets, List<Query> queries) {
         if (members.size() == 1) {
-            return forward(members.get(0), normalizedFeatures, queryOffsets);
+            return forward(members.get(0), normalizedFeatures, queryOffsets, queries);
         }
         double[] sum = new double[normalizedFeatures.rows()];
         for (Member member : members) {
-            float[] s = forward(member, normalizedFeatures, queryOffsets);
+            float[] s = forward(member, normalizedFeatures, queryOffsets, queries);
             for (int i = 0; i < sum.length; i++) {
                 sum[i] += s[i];
             }
@@ -183,9 +191,38 @@ public final class Scorer {
         return out;
     }
 
-    private static float[] forward(Member member, Tensor normalizedFeatures, int[] queryOffsets) {
+    /**
+     * One member's scores. The network runs module by module, as {@link Mlp#forward} does in
+     * evaluation mode (the same operations, so the same bits; a ReLU through {@link Relu#evaluateOrNull},
+     * the ReLU kernel with the check in its pass), and the input of each activation is checked: that is where a NaN or infinity would vanish (a ReLU turns NaN and -infinity into 0, a
+     * sigmoid or tanh turns an infinity into a finite value), and the scores would then look valid
+     * while ranking by garbage. A linear layer or batch norm passes a non-finite value on, so this
+     * sees any that arose since the previous activation; after the last module the score check
+     * (or, for a listwise model, the check of the context's input) sees the rest.
+     */
+    private static float[] forward(Member member, Tensor normalizedFeatures, int[] queryOffsets, List<Query> queries) {
         try (NoGrad ignored = NoGrad.enter()) {
-            Var h = member.network().forward(Var.constant(normalizedFeatures));
+            Var h = Var.constant(normalizedFeatures);
+            List<Layer> modules = member.network().layers().modules();
+            for (int l = 0; l < modules.size(); l++) {
+                h = modules.get(l).forward(h);
+                boolean last = l + 1 == modules.size();
+                Layer next = last ? null : modules.get(l + 1);
+                if (next instanceof Activation.Relu reluLayer && h.value().dtype() == DType.F32) {
+                    // The usual case: the ReLU runs here, with the check folded into its own pass.
+                    Tensor relu = reluLayer.evaluateOrNull(h.value());
+                    if (relu == null) {
+                        throw nonFinite(h.value(), HiddenActivations.firstRow(h.value()), l, modules, queryOffsets, queries);
+                    }
+                    h = Var.constant(relu);
+                    l++;
+                } else if (last ? member.context() != null : next instanceof Activation) {
+                    int row = HiddenActivations.firstNonFiniteRow(h.value());
+                    if (row >= 0) {
+                        throw nonFinite(h.value(), row, l, modules, queryOffsets, queries);
+                    }
+                }
+            }
             Tensor s = (member.context() == null ? h : member.context().forward(h, queryOffsets)).value();
             float[] out = new float[s.rows()];
             for (int i = 0; i < out.length; i++) {
@@ -193,6 +230,12 @@ public final class Scorer {
             }
             return out;
         }
+    }
+
+    private static NonFiniteScoreException nonFinite(Tensor output, int row, int layer, List<Layer> modules,
+            int[] queryOffsets, List<Query> queries) {
+        return HiddenActivations.nonFinite(output, row, "layers." + layer + " (" + modules.get(layer) + ")", queryOffsets,
+                queries);
     }
 
     private static void requireFinite(float[] scores, int from, int docs, Query query) {

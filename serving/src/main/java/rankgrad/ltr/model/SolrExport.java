@@ -70,7 +70,7 @@ public final class SolrExport {
                     + " feature transform, which Solr's normalizers (standard, min-max: affine maps) cannot express;"
                     + " train without --transform to export, or compute the transformed values as Solr features");
         }
-        List<Map<String, Object>> layers = layers(model.network().layers().modules());
+        List<Map<String, Object>> layers = layers(model.network().layers().modules(), norm);
         List<Object> features = new ArrayList<>();
         for (int f = 0; f < d; f++) {
             Map<String, Object> feat = new LinkedHashMap<>();
@@ -101,10 +101,13 @@ public final class SolrExport {
     }
 
     /** Builds Solr layers, each {"matrix": float[units][inputs] as a list of rows, "bias", "activation"}. */
-    private static List<Map<String, Object>> layers(List<Layer> modules) {
+    private static List<Map<String, Object>> layers(List<Layer> modules, Normalization norm) {
         List<DenseLayer> folded;
         try {
             folded = DenseLayer.fold(modules);
+            if (norm instanceof Normalization.Standardization s) {
+                folded.get(0).requireRepresentableOver(s.std());
+            }
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("cannot export to Solr: " + e.getMessage(), e);
         }

@@ -13,6 +13,12 @@ public final class FolderLockedException extends IOException {
         this.folder = folder;
     }
 
+    FolderLockedException(Path folder, Path locked, String pid) {
+        super("another rankgrad run is using " + locked + (pid == null ? "" : " (process " + pid + ")") + ", and " + folder
+                + " is inside it; wait for that run to finish or write outside its folder");
+        this.folder = locked;
+    }
+
     /** The locked folder. */
     public Path folder() {
         return folder;

@@ -241,7 +241,8 @@ public final class Trainer {
                     config.conventions()).mean();
         } catch (NonFiniteScoreException e) {
             s.stop = TrainingResult.Stop.DIVERGED;
-            s.message = "the " + which + " score of document " + e.document() + " of query " + e.qid() + " is " + e.score();
+            s.message = "the " + which + (e.layer() == null ? " score" : " activation of layer " + e.layer()) + " of document "
+                    + e.document() + " of query " + e.qid() + " is " + e.score();
             return Double.NaN;
         }
         if (!Double.isFinite(m)) {

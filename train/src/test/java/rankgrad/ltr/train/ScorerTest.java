@@ -1,5 +1,6 @@
 package rankgrad.ltr.train;
 
+import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.NonFiniteScoreException;
 import rankgrad.ltr.model.RankingModel;
 import rankgrad.ltr.model.Scorer;
@@ -83,6 +84,47 @@ class ScorerTest {
                 }
             }
             assertArrayEquals(whole, results.get(threads).get()[0]);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void sixteenThreadsScoreTheSameBitsWhileAnotherThreadLoadsNewModels() throws Exception {
+        RankingModel m = trained();
+        Scorer scorer = m.scorer();
+        float[] expected = scorer.score(DATA);
+        String otherFile = ModelFile.toJson(RankingModel.create("B64", 8, new Normalization.QueryZScore(), 9));
+        int threads = 16;
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(threads + 1);
+        try {
+            List<Future<float[]>> results = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                results.add(pool.submit(() -> {
+                    start.await();
+                    float[] last = null;
+                    for (int round = 0; round < 2; round++) {
+                        last = scorer.score(DATA);
+                        assertArrayEquals(expected, last);
+                    }
+                    return last;
+                }));
+            }
+            // Loading builds networks, loads their state and scores with them: none of it may touch the shared scorer.
+            Future<float[]> loader = pool.submit(() -> {
+                start.await();
+                float[] s = null;
+                for (int round = 0; round < 3; round++) {
+                    s = ModelFile.fromJson(otherFile).scorer().score(DATA);
+                }
+                return s;
+            });
+            start.countDown();
+            for (Future<float[]> r : results) {
+                assertArrayEquals(expected, r.get());
+            }
+            assertArrayEquals(ModelFile.fromJson(otherFile).scorer().score(DATA), loader.get());
         } finally {
             pool.shutdownNow();
         }
