@@ -17,9 +17,6 @@ import rankgrad.ltr.pairwise.PairwiseBackends;
  * {@link java.util.ServiceLoader} reports, so a user's backend needs no change here.
  */
 final class BackendOption {
-    /** The names accepted whatever is on the class path. */
-    static final Set<String> KNOWN = Set.of("cpu", "tornado", "auto");
-
     @Option(names = "--backend", paramLabel = "NAME", converter = Name.class, description = "pairwise backend of the rank losses:"
             + " cpu (default), tornado (a TornadoVM device: needs the rankgrad-tornado-tasks jar on the class path and"
             + " java @$TORNADOVM_HOME/tornado-argfile), auto (the device for large batches on a GPU, else cpu) or the"

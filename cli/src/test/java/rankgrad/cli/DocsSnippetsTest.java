@@ -50,13 +50,7 @@ class DocsSnippetsTest {
     void everyJavaSnippetCompilesAndEveryProgramRuns() throws IOException {
         SnippetCompiler compiler = SnippetCompiler.forThisJvm(work);
         List<String> failures = new ArrayList<>();
-        int compiled = 0;
-        for (JavaSnippet snippet : JavaSnippet.allIn(DocPages.all(), failures)) {
-            if (!snippet.imports(JavaSnippet.SPARK_PACKAGES)) {
-                failures.addAll(compiler.check(snippet));
-                compiled++;
-            }
-        }
+        int compiled = compiler.checkAll(snippet -> !snippet.imports(JavaSnippet.SPARK_PACKAGES), failures);
         assertEquals(List.of(), failures);
         // README's program, the library's training, custom op and testkit blocks, serving, GPU.
         assertTrue(compiled >= 6, "only " + compiled + " java blocks compiled");

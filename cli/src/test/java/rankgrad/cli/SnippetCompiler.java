@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
@@ -36,6 +37,21 @@ public final class SnippetCompiler {
     /** This JVM's class path (surefire sets java.class.path to the test class path). */
     public static SnippetCompiler forThisJvm(Path work) {
         return new SnippetCompiler(work, System.getProperty("java.class.path"));
+    }
+
+    /**
+     * Checks every java block of the documentation that {@code which} selects, adding the failures
+     * to {@code failures}; returns how many were checked.
+     */
+    public int checkAll(Predicate<JavaSnippet> which, List<String> failures) throws IOException {
+        int checked = 0;
+        for (JavaSnippet snippet : JavaSnippet.allIn(DocPages.all(), failures)) {
+            if (which.test(snippet)) {
+                failures.addAll(check(snippet));
+                checked++;
+            }
+        }
+        return checked;
     }
 
     /** Compiles the snippet, runs it if it is a program, and returns the failures (none: empty). */

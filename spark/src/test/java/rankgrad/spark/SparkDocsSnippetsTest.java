@@ -29,13 +29,7 @@ class SparkDocsSnippetsTest {
     void everyJavaSnippetThatNeedsSparkCompiles() throws IOException {
         SnippetCompiler compiler = SnippetCompiler.forThisJvm(work);
         List<String> failures = new ArrayList<>();
-        int compiled = 0;
-        for (JavaSnippet snippet : JavaSnippet.allIn(DocPages.all(), failures)) {
-            if (snippet.imports(JavaSnippet.SPARK_PACKAGES)) {
-                failures.addAll(compiler.check(snippet));
-                compiled++;
-            }
-        }
+        int compiled = compiler.checkAll(snippet -> snippet.imports(JavaSnippet.SPARK_PACKAGES), failures);
         assertEquals(List.of(), failures);
         // docs/spark.md: scoring and evaluation, and distributed training.
         assertTrue(compiled >= 2, "only " + compiled + " Spark snippets found");

@@ -23,6 +23,8 @@ import java.util.ServiceLoader;
  */
 public final class PairwiseBackends {
     private static final System.Logger LOG = System.getLogger("rankgrad.ltr");
+    /** Where rankgrad-ranking's own (CPU) backends live; named, not imported: it is not API. */
+    private static final String BUILT_IN_PACKAGE = "rankgrad.ltr.internal.pairwise";
 
     private PairwiseBackends() {
     }
@@ -98,16 +100,20 @@ public final class PairwiseBackends {
         }
     }
 
-    /** The registered backend called {@code name}; the CPU ones are always registered. */
+    /**
+     * The CPU backend registered as {@code name} by rankgrad-ranking itself. Only providers of its
+     * own package are instantiated: another backend's constructor may ask for {@link #cpu()}, which
+     * must not wait on, or recurse into, every other provider.
+     */
     private static PairwiseBackend builtIn(String name) {
-        for (PairwiseBackend b : registered(new ArrayList<>())) {
-            if (b.name().equals(name)) {
-                return b;
-            }
-        }
-        throw new IllegalStateException("no pairwise backend '" + name + "' is registered: rankgrad-ranking's"
-                + " META-INF/services/" + PairwiseBackend.class.getName() + " is missing (a shaded jar must merge"
-                + " service files)");
+        return ServiceLoader.load(PairwiseBackend.class).stream()
+                .filter(p -> p.type().getPackageName().equals(BUILT_IN_PACKAGE))
+                .map(ServiceLoader.Provider::get)
+                .filter(b -> b.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no pairwise backend '" + name + "' is registered:"
+                        + " rankgrad-ranking's META-INF/services/" + PairwiseBackend.class.getName()
+                        + " is missing (a shaded jar must merge service files)"));
     }
 
     private static final class Holder {
