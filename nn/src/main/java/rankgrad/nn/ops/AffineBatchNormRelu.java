@@ -26,8 +26,8 @@ import rankgrad.simd.Kernels;
  * dbeta = sum_i dU, dgamma = sum_i dU xhat, dZ = (1/n) gamma invstd (n dU - dbeta - xhat dgamma);
  * then db = sum_i dZ, dW = X^T dZ, dX = dZ W^T.
  *
- * <p>It computes the same bits as {@code relu(batchNorm(affine(X, W, b)))} with {@link Affine},
- * {@link BatchNorm#training(double, BatchNorm.StatisticsSink)} and {@link Relu}: every float32
+ * <p>It computes the same bits as {@code relu(batchNorm(affine(X, W, b)))} with {@code Affine},
+ * {@link BatchNorm#training(double, BatchNorm.StatisticsSink)} and {@code Relu}: every float32
  * operation, every float64 accumulation and the row partition of each column reduction are
  * theirs. What it saves is passes and memory: the bias is added inside the statistics and
  * normalization passes (Z + b is never stored), normalization and ReLU are one pass, the ReLU mask

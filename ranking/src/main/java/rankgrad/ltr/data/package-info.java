@@ -1,6 +1,6 @@
 /**
  * Ranking data: {@link rankgrad.ltr.data.Dataset} of whole queries, LETOR / SVMlight text
- * ({@link rankgrad.ltr.letor.LetorReader}, {@link rankgrad.ltr.letor.LetorWriter}), feature
+ * (read and written by the {@code rankgrad-letor} module), feature
  * {@link rankgrad.ltr.data.Normalization}, cross-validation {@link rankgrad.ltr.data.Folds} and
  * the papers' synthetic data ({@link rankgrad.ltr.data.CubicData},
  * {@link rankgrad.ltr.data.UniformData}). All public types are API.

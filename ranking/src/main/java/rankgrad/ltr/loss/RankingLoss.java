@@ -47,7 +47,7 @@ public interface RankingLoss {
     }
 
     /**
-     * The loss as used by a training run of {@code totalSteps} steps; {@link
+     * The loss as used by a training run of {@code totalSteps} steps; {@code
      * rankgrad.ltr.train.Trainer#fit} calls it with the run's epochs times its batches per epoch.
      * A loss whose schedule spans the run (REG-SHF-SDCG made by {@code Losses.parse}) returns a copy
      * set to that length; other losses return themselves.
