@@ -15,7 +15,7 @@ import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.metric.MetricConventions;
 import rankgrad.ltr.repro.RankAccuracy;
-import rankgrad.ltr.train.SpsaGains;
+import rankgrad.ltr.train.gradientfree.SpsaGains;
 
 /** {@code rankgrad repro}: the papers' experiments that need no external data. */
 @Command(name = "repro", mixinStandardHelpOptions = true, showDefaultValues = true,

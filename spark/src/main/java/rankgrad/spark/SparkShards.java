@@ -19,20 +19,20 @@ import rankgrad.ltr.data.Query;
 import rankgrad.ltr.loss.Losses;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
-import rankgrad.ltr.train.ShardGradient;
-import rankgrad.ltr.train.ShardSum;
+import rankgrad.ltr.train.BatchGradient;
+import rankgrad.ltr.train.shards.ShardSum;
 import rankgrad.ltr.train.StepGradient;
-import rankgrad.ltr.train.VirtualShards;
+import rankgrad.ltr.train.shards.VirtualShards;
 import scala.Tuple2;
 
 /**
  * Step gradients computed on a Spark cluster, synchronously (one Spark job per step, the way
  * MLlib's {@code GradientDescent} aggregates): the driver broadcasts the step's weights and
  * batch-norm buffers, each of the batch's {@link VirtualShards} is computed whole on some executor
- * ({@link ShardGradient#compute}), and the driver adds the shards in shard order ({@link
+ * ({@link BatchGradient#compute}), and the driver adds the shards in shard order ({@link
  * ShardSum}) before its optimizer steps. The model is therefore a function of the shard count S
  * only: 1, 2 or 100 partitions or executors give the same bits, and so does {@link
- * rankgrad.ltr.train.LocalShards} with S shards in one JVM.
+ * rankgrad.ltr.train.shards.LocalShards} with S shards in one JVM.
  *
  * <p>Data: the training queries are read once, numbered 0..N-1 in input order (the index the
  * epochs shuffle), normalized with the model's normalization and cached on the executors. At each
@@ -166,7 +166,7 @@ final class SparkShards implements StepGradient, AutoCloseable {
     }
 
     @Override
-    public ShardGradient compute(RankingModel model, RankingLoss runLoss, int[] batch, long step) {
+    public BatchGradient compute(RankingModel model, RankingLoss runLoss, int[] batch, long step) {
         if (!runLoss.name().equals(Losses.parse(loss, lossSeed).name())) {
             throw new IllegalArgumentException("the trainer's loss " + runLoss.name() + " is not this run's " + loss);
         }
@@ -194,16 +194,16 @@ final class SparkShards implements StepGradient, AutoCloseable {
             for (int i = 0; i < idx.length; i++) {
                 idx[i] = i;
             }
-            return ShardResult.of((int) (t._1() % s), ShardGradient.compute(m, l, d.dataset(), idx, d.firstQuery(), step));
+            return ShardResult.of((int) (t._1() % s), BatchGradient.compute(m, l, d.dataset(), idx, d.firstQuery(), step));
         }).collect();
         state.destroy();
-        ShardGradient[] byShard = new ShardGradient[s];
+        BatchGradient[] byShard = new BatchGradient[s];
         for (ShardResult r : results) {
             byShard[r.shard()] = r.gradient();
         }
-        List<ShardGradient> parts = new ArrayList<>(s);
+        List<BatchGradient> parts = new ArrayList<>(s);
         for (int k = 0; k < s; k++) {
-            parts.add(byShard[k] != null ? byShard[k] : ShardGradient.empty(shards.start(batch.length, k)));
+            parts.add(byShard[k] != null ? byShard[k] : BatchGradient.empty(shards.start(batch.length, k)));
         }
         return ShardSum.install(model, parts);
     }

@@ -14,7 +14,7 @@ import rankgrad.ltr.train.Trainer;
 import rankgrad.ltr.train.TrainingConfig;
 import rankgrad.ltr.train.TrainingListener;
 import rankgrad.ltr.train.TrainingResult;
-import rankgrad.ltr.train.VirtualShards;
+import rankgrad.ltr.train.shards.VirtualShards;
 
 /**
  * Data-parallel training on Spark: {@link Trainer} with its step gradients computed over a fixed
@@ -34,10 +34,10 @@ import rankgrad.ltr.train.VirtualShards;
  * queries by batch position ({@link VirtualShards}); their gradients, weighted by their share of
  * the batch, are added in shard order. The model depends on S, never on the number of executors or
  * partitions: with S = 1 it equals {@link Trainer#fit}'s bit for bit, and with any S it equals
- * {@code Trainer.fit} over {@link rankgrad.ltr.train.LocalShards} with S shards bit for bit. Tie
+ * {@code Trainer.fit} over {@link rankgrad.ltr.train.shards.LocalShards} with S shards bit for bit. Tie
  * breaks are keyed by the query's position in its whole batch, so splitting does not change them.
  * S matters beyond float rounding only for batch normalization, whose statistics are per shard
- * (see {@link rankgrad.ltr.train.ShardSum}). Pick S = the number of executor cores you want busy;
+ * (see {@link rankgrad.ltr.train.shards.ShardSum}). Pick S = the number of executor cores you want busy;
  * the partition count only places shards on executors.
  *
  * <p>Validation and test sets are held by the driver (as for {@code Trainer}): keep them to a size

@@ -27,12 +27,12 @@ import rankgrad.ltr.data.Query;
 import rankgrad.ltr.loss.Losses;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
-import rankgrad.ltr.train.LocalShards;
+import rankgrad.ltr.train.shards.LocalShards;
 import rankgrad.ltr.train.Trainer;
 import rankgrad.ltr.train.TrainingConfig;
 import rankgrad.ltr.train.TrainingListener;
 import rankgrad.ltr.train.TrainingResult;
-import rankgrad.ltr.train.VirtualShards;
+import rankgrad.ltr.train.shards.VirtualShards;
 
 class SparkTrainerTest {
     private static final CubicData GEN = CubicData.create(10, 5);

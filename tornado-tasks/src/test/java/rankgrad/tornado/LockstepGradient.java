@@ -9,10 +9,10 @@ import rankgrad.autodiff.Tensor;
 import rankgrad.ltr.loss.RankingLoss;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.model.RankingModel;
-import rankgrad.ltr.train.LocalShards;
-import rankgrad.ltr.train.ShardGradient;
+import rankgrad.ltr.train.shards.LocalShards;
+import rankgrad.ltr.train.BatchGradient;
 import rankgrad.ltr.train.StepGradient;
-import rankgrad.ltr.train.VirtualShards;
+import rankgrad.ltr.train.shards.VirtualShards;
 
 /**
  * Step gradients of the device run, each checked against the CPU backend's at the same weights,
@@ -50,9 +50,9 @@ final class LockstepGradient implements StepGradient {
     }
 
     @Override
-    public ShardGradient compute(RankingModel model, RankingLoss runLoss, int[] batch, long step) {
+    public BatchGradient compute(RankingModel model, RankingLoss runLoss, int[] batch, long step) {
         Map<String, Tensor> start = copy(model.namedBuffers());
-        ShardGradient cpu = local.compute(model, cpuRunLoss, batch, step);
+        BatchGradient cpu = local.compute(model, cpuRunLoss, batch, step);
         Map<String, Tensor> cpuGrads = copy(cpu.gradients());
         start.forEach((name, t) -> {
             Tensor live = model.namedBuffers().get(name);
@@ -60,7 +60,7 @@ final class LockstepGradient implements StepGradient {
                 live.set(i, t.get(i));
             }
         });
-        ShardGradient device = local.compute(model, runLoss, batch, step);
+        BatchGradient device = local.compute(model, runLoss, batch, step);
         assertEquals(cpu.loss(), device.loss(), 0.0, "loss of step " + step);
         // One scale for the whole gradient: a tensor whose gradient vanishes by symmetry (the output
         // bias: ranking losses ignore a shift of a query's scores) holds rounding noise only.

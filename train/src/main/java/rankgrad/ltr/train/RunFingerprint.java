@@ -119,8 +119,11 @@ public record RunFingerprint(Map<String, String> entries) {
         return out;
     }
 
-    /** Queries, documents, features and a SHA-256 of the content (first 16 hex digits). */
-    static String describe(Dataset d) {
+    /**
+     * How a data set appears in a fingerprint (and in {@link StepGradient#identity()}): queries,
+     * documents, features and a SHA-256 of the content (first 16 hex digits).
+     */
+    public static String describe(Dataset d) {
         MessageDigest sha = sha256();
         ByteBuffer buf = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
         buf.putInt(d.features());

@@ -7,8 +7,9 @@ import rankgrad.ltr.model.RankingModel;
 /**
  * Where {@link Trainer} gets the gradient of a training step: the training queries (by index
  * 0..{@link #queries()}-1, the order the epochs shuffle) and how a batch of them becomes the
- * gradient in the model's parameters. {@link LocalShards} computes it in this JVM; a cluster
- * implementation computes the shards elsewhere and installs their {@link ShardSum}. The optimizer
+ * gradient in the model's parameters. The trainer's own computes it in one pass in this JVM;
+ * {@code rankgrad.ltr.train.shards} computes it over virtual shards, here or on a cluster, and
+ * installs their sum ({@code ShardSum}). The optimizer
  * step, model selection, early stopping and checkpoints stay with the trainer, identical for all.
  */
 public interface StepGradient {
@@ -41,11 +42,11 @@ public interface StepGradient {
     /**
      * Computes the gradient of training step {@code step} (1-based) over the queries {@code batch}
      * (in batch order) at the model's current weights and batch-norm buffers, and installs it
-     * ({@link ShardSum#install}): the parameters' gradients and the buffers are the step's. The
+     * (a sharded source through {@code ShardSum.install}): the parameters' gradients and the buffers are the step's. The
      * model is in training mode. Returns the combined step; its {@code nonFinite} names the first
      * NaN or infinity met (then nothing is installed).
      *
      * @param runLoss the loss set up for the run ({@link RankingLoss#forRun})
      */
-    ShardGradient compute(RankingModel model, RankingLoss runLoss, int[] batch, long step);
+    BatchGradient compute(RankingModel model, RankingLoss runLoss, int[] batch, long step);
 }

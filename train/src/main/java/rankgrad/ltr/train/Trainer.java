@@ -78,14 +78,15 @@ public final class Trainer {
      */
     public TrainingResult fit(RankingModel model, RankingLoss loss, Dataset train, Dataset valid, Dataset test,
             TrainingListener listener) throws IOException {
-        return fit(model, loss, LocalShards.of(model, train, VirtualShards.one(), InputNoise.of(config.seed(),
-                config.inputNoise())), valid, test, listener);
+        return fit(model, loss, new LocalStep(model, train, InputNoise.of(config.seed(), config.inputNoise())), valid,
+                test, listener);
     }
 
     /**
      * {@link #fit(RankingModel, RankingLoss, Dataset, Dataset, Dataset, TrainingListener)} with the
      * step gradients of {@code train}: the training queries held and the gradients formed there
-     * (in this JVM over virtual shards, {@link LocalShards}, or on a cluster), everything else
+     * (in this JVM in one pass, over virtual shards with {@code rankgrad.ltr.train.shards.LocalShards}, or
+     * on a cluster), everything else
      * (optimizer, selection on {@code valid}, early stopping, checkpoints) here.
      */
     public TrainingResult fit(RankingModel model, RankingLoss loss, StepGradient train, Dataset valid, Dataset test,
@@ -181,7 +182,7 @@ public final class Trainer {
     private double step(RankingModel model, RankingLoss loss, Optimizer optimizer, StepGradient train, int[] idx,
             State s, long totalSteps) {
         optimizer.zeroGrad();
-        ShardGradient g = train.compute(model, loss, idx, s.step + 1);
+        BatchGradient g = train.compute(model, loss, idx, s.step + 1);
         String bad = g.nonFinite();
         double l = g.loss();
         if (bad == null) {

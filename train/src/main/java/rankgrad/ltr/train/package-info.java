@@ -1,8 +1,9 @@
 /**
  * Training: the mini-batch {@link rankgrad.ltr.train.Trainer} for any
- * {@link rankgrad.ltr.loss.RankingLoss} (checkpoints, exact resume, early stopping) with its
- * {@link rankgrad.ltr.train.TrainingConfig}, and the gradient-free trainers of Yue and Burges
- * ({@link rankgrad.ltr.train.Spsa}, {@link rankgrad.ltr.train.Fdsa} with Spall's
- * {@link rankgrad.ltr.train.SpsaGains}). All public types are API.
+ * {@link rankgrad.ltr.loss.RankingLoss} with its {@link rankgrad.ltr.train.TrainingConfig}, the
+ * single-machine step, checkpoints and exact resume ({@link rankgrad.ltr.train.Checkpoint}, kept
+ * beside the trainer whose state it is), the run lock and early stopping. Two sub-packages depend
+ * on this one and never the reverse: {@code shards} (virtual shards, the seam a cluster trainer
+ * plugs into) and {@code gradientfree} (SPSA and FDSA of Yue and Burges). All public types are API.
  */
 package rankgrad.ltr.train;

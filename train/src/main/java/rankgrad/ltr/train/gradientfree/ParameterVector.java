@@ -1,4 +1,4 @@
-package rankgrad.ltr.train;
+package rankgrad.ltr.train.gradientfree;
 
 import java.util.List;
 import rankgrad.autodiff.Tensor;

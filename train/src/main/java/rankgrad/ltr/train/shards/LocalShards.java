@@ -1,5 +1,9 @@
-package rankgrad.ltr.train;
+package rankgrad.ltr.train.shards;
 
+import rankgrad.ltr.train.BatchGradient;
+import rankgrad.ltr.train.InputNoise;
+import rankgrad.ltr.train.RunFingerprint;
+import rankgrad.ltr.train.StepGradient;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -74,9 +78,9 @@ public final class LocalShards implements StepGradient {
     }
 
     @Override
-    public ShardGradient compute(RankingModel model, RankingLoss runLoss, int[] batch, long step) {
+    public BatchGradient compute(RankingModel model, RankingLoss runLoss, int[] batch, long step) {
         Map<String, Tensor> start = shards.count() == 1 ? null : copy(model.namedBuffers());
-        List<ShardGradient> parts = new ArrayList<>();
+        List<BatchGradient> parts = new ArrayList<>();
         for (int k = 0; k < shards.count(); k++) {
             int from = shards.start(batch.length, k);
             int to = shards.start(batch.length, k + 1);
@@ -91,9 +95,9 @@ public final class LocalShards implements StepGradient {
             int[] idx = Arrays.copyOfRange(batch, from, to);
             Tensor features = normalized.featureMatrix(idx);
             noise.addTo(features, normalized, idx, epoch);
-            ShardGradient g = ShardGradient.compute(model, runLoss, normalized, features, idx, from, step);
+            BatchGradient g = BatchGradient.compute(model, runLoss, normalized, features, idx, from, step);
             // The next shard's forward pass moves the live buffers again: keep this shard's own copy.
-            parts.add(start == null ? g : new ShardGradient(g.firstQuery(), g.queries(), g.documents(), g.loss(),
+            parts.add(start == null ? g : new BatchGradient(g.firstQuery(), g.queries(), g.documents(), g.loss(),
                     g.gradients(), copy(g.buffers()), g.nonFinite()));
         }
         return ShardSum.install(model, parts);

@@ -1,4 +1,4 @@
-package rankgrad.ltr.train;
+package rankgrad.ltr.train.gradientfree;
 
 /**
  * Finite-difference stochastic approximation (Yue &amp; Burges Sec. 4): one central difference per

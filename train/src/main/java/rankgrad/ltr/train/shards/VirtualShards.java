@@ -1,4 +1,4 @@
-package rankgrad.ltr.train;
+package rankgrad.ltr.train.shards;
 
 /**
  * How a training step's batch is split into a fixed number of virtual shards: shard k of a batch of

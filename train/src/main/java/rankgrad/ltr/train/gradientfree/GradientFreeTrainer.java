@@ -1,4 +1,4 @@
-package rankgrad.ltr.train;
+package rankgrad.ltr.train.gradientfree;
 
 import java.util.ArrayList;
 import java.util.List;

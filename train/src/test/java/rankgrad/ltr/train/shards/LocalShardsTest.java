@@ -1,5 +1,11 @@
-package rankgrad.ltr.train;
+package rankgrad.ltr.train.shards;
 
+import rankgrad.ltr.train.InputNoise;
+import rankgrad.ltr.train.BatchGradient;
+import rankgrad.ltr.train.CheckpointException;
+import rankgrad.ltr.train.Trainer;
+import rankgrad.ltr.train.TrainingConfig;
+import rankgrad.ltr.train.TrainingListener;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -78,7 +84,7 @@ class LocalShardsTest {
     private static Map<String, Tensor> gradientOf(VirtualShards shards, RankingModel model, Dataset data,
             RankingLoss loss, long step) {
         model.train();
-        ShardGradient g = LocalShards.of(model, data, shards).compute(model, loss, range(data.size()), step);
+        BatchGradient g = LocalShards.of(model, data, shards).compute(model, loss, range(data.size()), step);
         assertEquals(null, g.nonFinite());
         return g.gradients();
     }
@@ -110,7 +116,7 @@ class LocalShardsTest {
 
         RankingModel sharded = mlp(true, new Normalization.QueryZScore());
         sharded.train();
-        ShardGradient g = LocalShards.of(sharded, TRAIN, VirtualShards.one()).compute(sharded, loss, idx, 9);
+        BatchGradient g = LocalShards.of(sharded, TRAIN, VirtualShards.one()).compute(sharded, loss, idx, 9);
         assertEquals(value.value().item(), g.loss());
         direct.network().namedParameters().forEach((name, p) -> {
             assertArrayEquals(p.grad().f32(), g.gradients().get(name).f32(), name);
@@ -163,7 +169,7 @@ class LocalShardsTest {
             RankingModel one = mlp(true, new Normalization.QueryZScore());
             one.train();
             int[] shard = java.util.Arrays.copyOfRange(idx, 5 * k, 5 * k + 5);
-            ShardGradient g = ShardGradient.compute(one, loss, one.normalize(TRAIN), shard, 5 * k, 1);
+            BatchGradient g = BatchGradient.compute(one, loss, one.normalize(TRAIN), shard, 5 * k, 1);
             parts[k] = g.buffers().get(name).toDoubleArray();
             docs[k] = g.documents();
         }
@@ -200,6 +206,34 @@ class LocalShardsTest {
         // shards (plain mean instead of n_k / N) or wrong draws exceeds it within a few steps.
         assertTrue(worst < 1e-3, "largest weight difference " + worst);
         assertTrue(worst > 0, "four shards round differently: a zero difference means they were not used");
+    }
+
+    @Test
+    void theTrainersOwnStepGivesTheBitsOfOneVirtualShard() throws IOException {
+        // The trainer's single-machine step (one pass, gradients left where backward put them) and
+        // one virtual shard (installed through ShardSum) are one computation: every weight and
+        // batch-norm buffer must agree bit for bit (raw bits, so -0.0 differs from +0.0), with
+        // batch norm moving buffers, input noise drawn per query and epoch, and LambdaRank's random
+        // tie-breaks drawn per step.
+        TrainingConfig c = config().withInputNoise(0.1);
+        RankingModel direct = mlp(true, new Normalization.QueryZScore());
+        Trainer.of(c).fit(direct, Losses.parse("lambdarank", 2), TRAIN, VALID, TrainingListener.none());
+        RankingModel sharded = mlp(true, new Normalization.QueryZScore());
+        Trainer.of(c).fit(sharded, Losses.parse("lambdarank", 2), LocalShards.of(sharded, TRAIN, VirtualShards.one(),
+                InputNoise.of(c.seed(), c.inputNoise())), VALID, null, TrainingListener.none());
+        Map<String, Tensor> a = direct.network().state();
+        Map<String, Tensor> b = sharded.network().state();
+        assertEquals(a.keySet(), b.keySet());
+        a.forEach((name, t) -> assertArrayEquals(rawBits(t.f32()), rawBits(b.get(name).f32()), name));
+        assertEquals(direct.info().get("validation"), sharded.info().get("validation"));
+    }
+
+    private static int[] rawBits(float[] x) {
+        int[] out = new int[x.length];
+        for (int i = 0; i < x.length; i++) {
+            out[i] = Float.floatToRawIntBits(x[i]);
+        }
+        return out;
     }
 
     @Test

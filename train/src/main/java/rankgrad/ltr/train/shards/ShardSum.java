@@ -1,5 +1,6 @@
-package rankgrad.ltr.train;
+package rankgrad.ltr.train.shards;
 
+import rankgrad.ltr.train.BatchGradient;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,13 +42,13 @@ public final class ShardSum {
      * Returns the combined step (first query 0, all queries, loss L); when a shard went
      * non-finite, returns the first such shard's message and installs nothing.
      */
-    public static ShardGradient install(RankingModel model, List<ShardGradient> shards) {
+    public static BatchGradient install(RankingModel model, List<BatchGradient> shards) {
         int queries = 0;
         long documents = 0;
-        ShardGradient only = null;
-        for (ShardGradient s : shards) {
+        BatchGradient only = null;
+        for (BatchGradient s : shards) {
             if (s.nonFinite() != null) {
-                return new ShardGradient(0, 0, 0, s.loss(), Map.of(), Map.of(), s.nonFinite());
+                return new BatchGradient(0, 0, 0, s.loss(), Map.of(), Map.of(), s.nonFinite());
             }
             queries += s.queries();
             documents += s.documents();
@@ -58,15 +59,15 @@ public final class ShardSum {
         if (queries == 0) {
             throw new IllegalArgumentException("a training step needs at least one query; the shards have none");
         }
-        ShardGradient step;
+        BatchGradient step;
         if (only != null && only.queries() == queries) {
-            step = new ShardGradient(0, queries, documents, only.loss(), only.gradients(), only.buffers(), null);
+            step = new BatchGradient(0, queries, documents, only.loss(), only.gradients(), only.buffers(), null);
         } else {
             double loss = 0;
-            for (ShardGradient s : shards) {
+            for (BatchGradient s : shards) {
                 loss += (double) s.queries() / queries * s.loss();
             }
-            step = new ShardGradient(0, queries, documents, loss, weightedSum(shards, true, queries),
+            step = new BatchGradient(0, queries, documents, loss, weightedSum(shards, true, queries),
                     weightedSum(shards, false, documents), null);
         }
         installGradients(model, step.gradients());
@@ -83,10 +84,10 @@ public final class ShardSum {
     }
 
     /** sum_k w_k t_k over the non-empty shards, per name, with w_k = n_k / total (queries or documents). */
-    private static Map<String, Tensor> weightedSum(List<ShardGradient> shards, boolean gradients, long total) {
+    private static Map<String, Tensor> weightedSum(List<BatchGradient> shards, boolean gradients, long total) {
         Map<String, double[]> sums = new LinkedHashMap<>();
         Map<String, Tensor> like = new LinkedHashMap<>();
-        for (ShardGradient s : shards) {
+        for (BatchGradient s : shards) {
             if (s.queries() == 0) {
                 continue;
             }

@@ -1,4 +1,4 @@
-package rankgrad.ltr.train;
+package rankgrad.ltr.train.shards;
 
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;

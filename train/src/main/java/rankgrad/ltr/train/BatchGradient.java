@@ -11,9 +11,10 @@ import rankgrad.ltr.data.Query;
 import rankgrad.ltr.model.RankingModel;
 
 /**
- * One shard's part of a training step: the gradient of the loss over the shard's queries at the
- * step's weights, with the batch-norm statistics its forward pass produced. {@link ShardSum} adds
- * the shards of a step in shard order; a whole batch is the one shard of {@link Trainer}.
+ * The gradient of the loss over a batch of queries at the step's weights, with the batch-norm
+ * statistics its forward pass produced: a whole training step in {@link Trainer}, or one shard's
+ * part of it in a sharded run ({@code rankgrad.ltr.train.shards}), whose {@code ShardSum} adds the
+ * shards of a step in shard order.
  *
  * <p>The loss is {@code L_k = (1/n_k) sum_{q in shard k} l_q}, the mean over the shard's n_k
  * queries, drawn with {@link RankingLoss#atStep(long, int)} at the shard's first batch position, so
@@ -29,12 +30,12 @@ import rankgrad.ltr.model.RankingModel;
  *     once from the step's start)
  * @param nonFinite what went NaN or infinite ("the score of document 3 of query 7 is NaN"), or null
  */
-public record ShardGradient(int firstQuery, int queries, long documents, double loss, Map<String, Tensor> gradients,
+public record BatchGradient(int firstQuery, int queries, long documents, double loss, Map<String, Tensor> gradients,
         Map<String, Tensor> buffers, String nonFinite) {
 
     /** An empty shard (a batch with fewer queries than shards): weight 0, no gradient. */
-    public static ShardGradient empty(int firstQuery) {
-        return new ShardGradient(firstQuery, 0, 0, 0, Map.of(), Map.of(), null);
+    public static BatchGradient empty(int firstQuery) {
+        return new BatchGradient(firstQuery, 0, 0, 0, Map.of(), Map.of(), null);
     }
 
     /**
@@ -47,7 +48,7 @@ public record ShardGradient(int firstQuery, int queries, long documents, double 
      * @param runLoss the loss set up for the run ({@link RankingLoss#forRun}); this method takes
      *     its step and shard
      */
-    public static ShardGradient compute(RankingModel model, RankingLoss runLoss, Dataset normalized, int[] idx,
+    public static BatchGradient compute(RankingModel model, RankingLoss runLoss, Dataset normalized, int[] idx,
             int firstQuery, long step) {
         return compute(model, runLoss, normalized, idx.length == 0 ? null : normalized.featureMatrix(idx), idx,
                 firstQuery, step);
@@ -58,7 +59,7 @@ public record ShardGradient(int firstQuery, int queries, long documents, double 
      * the feature matrix of the queries {@code idx} as the step sees it (with input noise added).
      * Dropout masks are those of {@code step} ({@link rankgrad.nn.Mlp#setDropoutStep}).
      */
-    public static ShardGradient compute(RankingModel model, RankingLoss runLoss, Dataset normalized, Tensor features,
+    public static BatchGradient compute(RankingModel model, RankingLoss runLoss, Dataset normalized, Tensor features,
             int[] idx, int firstQuery, long step) {
         if (idx.length == 0) {
             return empty(firstQuery);
@@ -90,7 +91,7 @@ public record ShardGradient(int firstQuery, int queries, long documents, double 
             value.backward();
             params.forEach((name, p) -> grads.put(name, p.grad()));
         }
-        return new ShardGradient(firstQuery, idx.length, documents, l, grads, buffers, bad);
+        return new BatchGradient(firstQuery, idx.length, documents, l, grads, buffers, bad);
     }
 
     /** "the score of document i of query q is x" for the first non-finite score, or null. */

@@ -1,4 +1,4 @@
-package rankgrad.ltr.train;
+package rankgrad.ltr.train.gradientfree;
 
 /**
  * Spall's gain sequences for stochastic approximation (Yue &amp; Burges Sec. 4, docs/design.md §3.7):

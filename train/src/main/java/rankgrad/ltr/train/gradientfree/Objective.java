@@ -1,4 +1,4 @@
-package rankgrad.ltr.train;
+package rankgrad.ltr.train.gradientfree;
 
 /** A function of a flat parameter vector to minimize, known only through evaluations. */
 @FunctionalInterface
