@@ -31,6 +31,10 @@ import rankgrad.ltr.rank.SwapSigmoid;
  * wires, so the loss depends on the input order of the documents (it is not
  * permutation-equivariant), as in the papers.
  *
+ * <p>Numerics: where X is within 1e-9 or so of 1 (steep sigmoids, well-separated scores), 1 - X
+ * keeps few correct digits and so does log(1 - X), as in diffsort with PyTorch; value and
+ * gradient agree with the reference there, but a central difference of the value is noisy.
+ *
  * <p>Implementation: one forward over the values keeps alpha, f' and b - a per comparator
  * (3 C doubles, C the number of comparators: m (m - 1) / 2 for odd-even, O(m log^2 m) for
  * bitonic). Each row of X depends on the values only through the alphas, so X is never held:

@@ -84,7 +84,7 @@ public final class Losses {
                     "diffsort-oddeven(?:-(logistic|cauchy|optimal))?(?:@(\\d+))?:(.+)",
                     "BCE of the odd-even sorting network's relaxed permutation vs the grade order, top k wires;"
                             + " SIGMOID logistic, cauchy (default) or optimal (Petersen et al. 2021, 2022)",
-                    "diffsort-oddeven-logistic:4", (n, seed) -> diffsort(SortingNetwork.Kind.ODD_EVEN, n))
+                    "diffsort-oddeven-logistic:1", (n, seed) -> diffsort(SortingNetwork.Kind.ODD_EVEN, n))
                     .without(Property.PERMUTATION_EQUIVARIANT).without(Property.LINEAR_MEMORY),
             LossFamily.of("diffsort-bitonic[-SIGMOID][@k]:STEEPNESS",
                     "diffsort-bitonic(?:-(logistic|cauchy|optimal))?(?:@(\\d+))?:(.+)",
