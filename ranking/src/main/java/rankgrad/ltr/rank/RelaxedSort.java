@@ -34,34 +34,90 @@ public sealed interface RelaxedSort permits NeuralSort, SoftSort {
     Rows rows(double[] s, int from, int m);
 
     /**
-     * The expected rank of each document under P, r_j = sum_i (i + 1) P_ij (1 = top): the soft
-     * ranks of the operator, for a metric of ranks. O(m^2) time, O(m) memory.
+     * Soft ranks of the operator (1 = top, not integers): the mean position of each document under
+     * its column of P,
+     *
+     * <pre>
+     *   r_j = sum_i (i + 1) P_ij / c_j,   c_j = sum_i P_ij,
+     * </pre>
+     *
+     * for a metric of ranks (one more rank operator beside the twin-sigmoid and the soft ranks of
+     * the permutahedron). Why the division by c_j: P is row-stochastic but its columns need not
+     * sum to 1 (only Sinkhorn scaling makes them), so the plain sum sum_i (i + 1) P_ij leaves
+     * [1, m] and can even order two documents against their scores (NeuralSort at tau = 1 on
+     * scores 3, 2.9, 2.8, -5 gives the first 2.12 and the second 2.07); normalized, r_j is an
+     * average of 1 .. m, so it lies in [1, m], and it equals the plain sum wherever P is doubly
+     * stochastic (m = 2, equal scores, the permutation limit tau -&gt; 0, where r is the exact
+     * rank). c_j &gt;= 1/m &gt; 0: the row of document j's own position has its largest entry at j
+     * (NeuralSort, Grover et al. 2019 Theorem 4; SoftSort's logit there is 0, the maximum).
+     * Equal scores get equal ranks. Neither paper defines ranks; this is rankgrad's choice
+     * (docs/losses.md). O(m^2) time, O(m) memory.
      */
     default double[] expectedRanks(double[] s, int from, int m) {
         Rows rows = rows(s, from, m);
         double[] p = new double[m];
         double[] r = new double[m];
+        double[] c = new double[m];
         for (int i = 0; i < m; i++) {
             rows.row(i, p);
             for (int j = 0; j < m; j++) {
                 r[j] += (i + 1) * p[j];
+                c[j] += p[j];
             }
+        }
+        for (int j = 0; j < m; j++) {
+            r[j] /= c[j];
         }
         return r;
     }
 
     /**
-     * The vector-Jacobian product of {@link #expectedRanks}: d(sum_j rankGrad_j r_j) / ds, which is
-     * the gradient of the bilinear form u^T P w with u_i = i + 1 and w = rankGrad. O(m^2) time,
-     * O(m) memory.
+     * The vector-Jacobian product of {@link #expectedRanks}: g = d(sum_j rankGrad_j r_j) / ds, with
+     * dL/dr read from {@code rankGrad[from .. from+m)}, where the scores are (so a batch's flat
+     * gradient is passed as it is), and g returned as {@code g[0 .. m)}. With r and c held fixed, d r_j = sum_i dP_ij (i + 1 - r_j) / c_j, so
+     *
+     * <pre>
+     *   g = d/ds sum_ij P_ij v_ij,   v_ij = rankGrad_j (i + 1 - r_j) / c_j,
+     * </pre>
+     *
+     * taken through each row's softmax (dL/dl_ij = P_ij (v_ij - sum_k P_ik v_ik)) and the
+     * operator's logits ({@link Rows#addLogitGradient}). Two passes over the rows (the first
+     * recomputes r and c): O(m^2) time, O(m) memory.
      */
     default double[] expectedRanksGradient(double[] s, int from, int m, double[] rankGrad) {
-        double[] u = new double[m];
+        Rows rows = rows(s, from, m);
+        double[] p = new double[m];
+        double[] r = new double[m];
+        double[] c = new double[m];
         for (int i = 0; i < m; i++) {
-            u[i] = i + 1;
+            rows.row(i, p);
+            for (int j = 0; j < m; j++) {
+                r[j] += (i + 1) * p[j];
+                c[j] += p[j];
+            }
         }
+        // v_ij = (i + 1) a_j + b_j.
+        double[] a = new double[m];
+        double[] b = new double[m];
+        for (int j = 0; j < m; j++) {
+            r[j] /= c[j];
+            a[j] = rankGrad[from + j] / c[j];
+            b[j] = -a[j] * r[j];
+        }
+        double[] logitGrad = new double[m];
         double[] grad = new double[m];
-        SinkhornScaling.none().bilinear(rows(s, from, m), u, rankGrad, 1.0, grad, 0);
+        for (int i = 0; i < m; i++) {
+            rows.row(i, p);
+            double mean = 0;
+            for (int j = 0; j < m; j++) {
+                mean += p[j] * ((i + 1) * a[j] + b[j]);
+            }
+            for (int j = 0; j < m; j++) {
+                logitGrad[j] = p[j] * ((i + 1) * a[j] + b[j] - mean);
+            }
+            rows.addLogitGradient(i, logitGrad, grad);
+        }
+        rows.finish(grad);
         return grad;
     }
 
