@@ -26,7 +26,7 @@ import picocli.CommandLine;
  */
 class DocsSnippetsTest {
     private static final Set<String> CHECKED_LANGUAGES = Set.of("java", "bash", "sh", "shell", "console", "text", "xml");
-    private static final Pattern REPOSITORY_FILE = Pattern.compile("(?:\\./)?(?:scripts|benchmarks/reference)/\\S+|\\./\\S+");
+    private static final Pattern REPOSITORY_FILE = Pattern.compile("(?:\\./)?(?:scripts|benchmarks/reference|benchmarks/python)/\\S+|\\./\\S+");
     private static final Pattern ARTIFACT = Pattern.compile("<artifactId>(rankgrad-[^<]+)</artifactId>\\s*<version>([^<]+)</version>");
 
     @TempDir

@@ -47,7 +47,21 @@ public record LossFamily(String syntax, Pattern pattern, String description, Str
          * shifting a query's scores changes nothing, and a lone document gets no gradient. Not so
          * for REG-SHF-SDCG, whose regression term pulls scores towards the labels.
          */
-        SHIFT_INVARIANT
+        SHIFT_INVARIANT,
+        /**
+         * Permuting a query's documents (scores and grades together) permutes the gradient and keeps
+         * the value, wherever no random tie-break is drawn. Not so for the sorting-network losses
+         * (Petersen et al.): a network compares fixed wires, so its relaxation depends on the input
+         * order.
+         */
+        PERMUTATION_EQUIVARIANT,
+        /**
+         * A query of m documents needs O(m) extra memory, whatever the query's size (a fixed
+         * number of Sinkhorn iterations counting as a constant). Not so for the sorting-network
+         * losses: they keep O(1) numbers per comparator, m (m - 1) / 2 comparators for odd-even and
+         * O(m log^2 m) for bitonic, never an m x m matrix.
+         */
+        LINEAR_MEMORY
     }
 
     public LossFamily {

@@ -6,7 +6,13 @@ import java.util.regex.MatchResult;
 import java.util.stream.Collectors;
 import rankgrad.ltr.loss.LossFamily.Property;
 import rankgrad.ltr.pairwise.BackwardType;
+import rankgrad.ltr.rank.NeuralSort;
 import rankgrad.ltr.rank.RankMetric;
+import rankgrad.ltr.rank.RelaxedSort;
+import rankgrad.ltr.rank.SinkhornScaling;
+import rankgrad.ltr.rank.SoftSort;
+import rankgrad.ltr.rank.SortingNetwork;
+import rankgrad.ltr.rank.SwapSigmoid;
 
 /**
  * The loss registry: every ranking loss by the name the papers use (and the command line takes),
@@ -58,7 +64,33 @@ public final class Losses {
             LossFamily.of("listnet", "listnet", "top-one cross-entropy of the score and label softmaxes (Cao et al. 2007)",
                     "listnet", (n, seed) -> ListNetLoss.create()),
             LossFamily.of("listmle", "listmle", "Plackett-Luce likelihood of the label order (Xia et al. 2008)",
-                    "listmle", (n, seed) -> ListMleLoss.create(seed)));
+                    "listmle", (n, seed) -> ListMleLoss.create(seed)),
+            LossFamily.of("neuralsort[@k]:TAU", "neuralsort(?:@(\\d+))?:(.+)",
+                    "minus nDCG@k of the gains sorted by NeuralSort's matrix at temperature TAU (Grover et al. 2019)",
+                    "neuralsort:1.0", (n, seed) -> NeuralNdcgLoss.of(NeuralSort.of(number(n, 2)), cutoff(n, 1),
+                            SinkhornScaling.none())),
+            LossFamily.of("softsort[@k]:TAU", "softsort(?:@(\\d+))?:(.+)",
+                    "minus nDCG@k of the gains sorted by SoftSort's matrix at temperature TAU (Prillo & Eisenschlos 2020)",
+                    "softsort@3:0.5", (n, seed) -> NeuralNdcgLoss.of(SoftSort.of(number(n, 2)), cutoff(n, 1),
+                            SinkhornScaling.none())),
+            LossFamily.of("neural-ndcg[@k][:TAU[:ITER[:softsort]]]",
+                    "neural-ndcg(?:@(\\d+))?(?::([^:]+)(?::(\\d+)(?::(softsort))?)?)?",
+                    "NeuralNDCG@k: NeuralSort (or SoftSort) at TAU (default 1), then at most ITER (default 50) Sinkhorn"
+                            + " iterations to tolerance 1e-6 (Pobrotyn & Bialobrzeski 2021; allRank)",
+                    "neural-ndcg@5:0.5:20", (n, seed) -> NeuralNdcgLoss.neuralNdcg(
+                            relaxedSort(n.group(4) != null, n.group(2) == null ? 1.0 : number(n, 2)), cutoff(n, 1),
+                            n.group(3) == null ? NeuralNdcgLoss.SINKHORN_ITERATIONS : integer(n, 3))),
+            LossFamily.of("diffsort-oddeven[-SIGMOID][@k]:STEEPNESS",
+                    "diffsort-oddeven(?:-(logistic|cauchy|optimal))?(?:@(\\d+))?:(.+)",
+                    "BCE of the odd-even sorting network's relaxed permutation vs the grade order, top k wires;"
+                            + " SIGMOID logistic, cauchy (default) or optimal (Petersen et al. 2021, 2022)",
+                    "diffsort-oddeven-logistic:1", (n, seed) -> diffsort(SortingNetwork.Kind.ODD_EVEN, n))
+                    .without(Property.PERMUTATION_EQUIVARIANT).without(Property.LINEAR_MEMORY),
+            LossFamily.of("diffsort-bitonic[-SIGMOID][@k]:STEEPNESS",
+                    "diffsort-bitonic(?:-(logistic|cauchy|optimal))?(?:@(\\d+))?:(.+)",
+                    "the same on the bitonic sorting network (Petersen et al. 2021, 2022)",
+                    "diffsort-bitonic@3:10", (n, seed) -> diffsort(SortingNetwork.Kind.BITONIC, n))
+                    .without(Property.PERMUTATION_EQUIVARIANT).without(Property.LINEAR_MEMORY));
 
     private Losses() {
     }
@@ -90,6 +122,20 @@ public final class Losses {
     /** One line per family: syntax, description and an example. */
     public static String help() {
         return FAMILIES.stream().map(LossFamily::toString).collect(Collectors.joining(System.lineSeparator()));
+    }
+
+    private static RelaxedSort relaxedSort(boolean softSort, double tau) {
+        return softSort ? SoftSort.of(tau) : NeuralSort.of(tau);
+    }
+
+    private static DiffSortLoss diffsort(SortingNetwork.Kind kind, MatchResult name) {
+        SwapSigmoid sigmoid = name.group(1) == null ? SwapSigmoid.CAUCHY : SwapSigmoid.of(name.group(1));
+        return DiffSortLoss.of(kind, sigmoid, number(name, 3), cutoff(name, 2));
+    }
+
+    /** The cutoff k of group {@code group}, or the whole list when the name has none. */
+    private static int cutoff(MatchResult name, int group) {
+        return name.group(group) == null ? Integer.MAX_VALUE : integer(name, group);
     }
 
     private static BackwardType type(MatchResult name, int group) {
