@@ -21,9 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * every citation of the design document in the sources names a section it has.
  */
 class DocsLinksTest {
-    /** "docs/design.md §3.2", also "§3.3-3.4" and "§3.2 and 3.3", possibly across a comment's line break. */
+    /** "docs/design.md §3.2", also "§3.3-3.4", "§3.2 and 3.3" and "section 3.2", possibly across a comment's line break. */
     private static final Pattern CITATION = Pattern.compile(
-            "docs/design\\.md(?:\\s|\\*|//|#)*§(\\d+(?:\\.\\d+)?)(?:\\s*(?:-|and)\\s*(\\d+\\.\\d+))?");
+            "docs/design\\.md(?:\\s|\\*|//|#)*(?:§|sections?\\s+)(\\d+(?:\\.\\d+)?)(?:\\s*(?:-|and)\\s*(\\d+\\.\\d+))?");
     private static final Pattern SECTION = Pattern.compile("^#{2,3} (\\d+(?:\\.\\d+)?)\\.? ", Pattern.MULTILINE);
     private static final Pattern OLD_CITATION = Pattern.compile("\\bDESIGN(?:\\.md|\\s+(?:sections?|§|\\d))");
     @TempDir

@@ -3,7 +3,7 @@ package rankgrad.ltr.rank;
 /**
  * A relaxed permutation matrix P(s) of one query's scores: row i is position i (0 = the highest
  * score), column j document j, and each row is a softmax over the documents, P_i = softmax(l_i / tau)
- * (docs/design.md section 3.11). Two operators: {@link NeuralSort} (Grover et al. 2019) and
+ * (docs/design.md §3.11). Two operators: {@link NeuralSort} (Grover et al. 2019) and
  * {@link SoftSort} (Prillo and Eisenschlos 2020). As tau goes to 0 both tend to the permutation
  * matrix that sorts the scores in decreasing order.
  *

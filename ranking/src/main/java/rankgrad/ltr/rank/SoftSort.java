@@ -59,7 +59,7 @@ public record SoftSort(double tau) implements RelaxedSort {
             for (int j = 0; j < m; j++) {
                 boxed[j] = j;
             }
-            // Decreasing; -0.0 and +0.0 compare equal (docs/design.md section 3.2), so the sort stays stable on them.
+            // Decreasing; -0.0 and +0.0 compare equal (docs/design.md §3.2), so the sort stays stable on them.
             Arrays.sort(boxed, (x, y) -> Double.compare(s[y] + 0.0, s[x] + 0.0));
             this.order = new int[m];
             for (int i = 0; i < m; i++) {
