@@ -21,90 +21,115 @@ package rankgrad.ltr.rank;
  */
 final class IsotonicRegression {
 
-    /** The blocks of a solution: block b holds indices {@code start[b] .. start[b + 1])}, and its LSE(s_B) when entropic. */
+    /**
+     * The blocks of a solution: block b holds indices {@code start[b] .. start[b + 1])} and has value
+     * v_B = {@link #sLevel} - {@link #wLevel}: the means of s and of w over the block (quadratic),
+     * or their LSEs (entropic), each LSE kept as a maximum and the log-sum of exp(x - maximum). A
+     * caller forms s_i - v_B as {@link #sDeviation} + {@link #wLevel}: exactly w_i in a block of
+     * one, and s_i - LSE(s_B) exact for equal huge s (s_i - (s_i - w_i) loses w_i once |s_i| / |w_i|
+     * passes 2^53, and LSE(Z, Z) = Z + log 2 rounds to Z at Z = 1e40).
+     */
     static final class Blocks {
         final int[] start;
-        final double[] value;
-        final double[] lseS;
+        /** Quadratic: sums, then means; entropic: maxima. */
+        final double[] sPart;
+        final double[] wPart;
+        /** Entropic: log sum_j exp(x_j - maximum) over the block; null for quadratic. */
+        final double[] sLog;
+        final double[] wLog;
         int count;
 
         Blocks(int n, boolean entropic) {
             start = new int[n + 1];
-            value = new double[n];
-            lseS = entropic ? new double[n] : null;
+            sPart = new double[n];
+            wPart = new double[n];
+            sLog = entropic ? new double[n] : null;
+            wLog = entropic ? new double[n] : null;
+        }
+
+        /** mean(s_B) or LSE(s_B) of block b. */
+        double sLevel(int b) {
+            return sLog == null ? sPart[b] : sPart[b] + sLog[b];
+        }
+
+        /** mean(w_B) or LSE(w_B) of block b. */
+        double wLevel(int b) {
+            return wLog == null ? wPart[b] : wPart[b] + wLog[b];
+        }
+
+        /** s_i - mean(s_B) or s_i - LSE(s_B) for s_i = {@code x} in block b. */
+        double sDeviation(int b, double x) {
+            return sLog == null ? x - sPart[b] : (x - sPart[b]) - sLog[b];
+        }
+
+        /** w_i - mean(w_B) or w_i - LSE(w_B) for w_i = {@code x} in block b. */
+        double wDeviation(int b, double x) {
+            return wLog == null ? x - wPart[b] : (x - wPart[b]) - wLog[b];
         }
     }
 
     private IsotonicRegression() {
     }
 
-    /** v_Q(s, w) of {@code s[0..n)} and {@code w[0..n)} into {@code sol}; its blocks into {@code blocks}. */
-    static void quadratic(double[] s, double[] w, int n, double[] sol, Blocks blocks) {
+    /** The blocks of v_Q(s, w) for {@code s[0..n)} and {@code w[0..n)}, into {@code blocks}. */
+    static void quadratic(double[] s, double[] w, int n, Blocks blocks) {
         int[] start = blocks.start;
-        double[] value = blocks.value;
-        // sol holds, until the expansion below, the running sum of each open block at its top index.
+        // Sums while the stack is built; divided into means at the end.
+        double[] sumS = blocks.sPart;
+        double[] sumW = blocks.wPart;
         int top = -1;
         for (int i = 0; i < n; i++) {
             top++;
             start[top] = i;
-            double sum = s[i] - w[i];
-            value[top] = sum;
-            while (top > 0 && value[top - 1] <= value[top]) {
-                sum += sol[start[top - 1]];
+            sumS[top] = s[i];
+            sumW[top] = w[i];
+            // Merge while the block below is not strictly above: its mean <= the top's mean.
+            while (top > 0 && (sumS[top - 1] - sumW[top - 1]) / (start[top] - start[top - 1])
+                    <= (sumS[top] - sumW[top]) / (i + 1 - start[top])) {
+                sumS[top - 1] += sumS[top];
+                sumW[top - 1] += sumW[top];
                 top--;
-                value[top] = sum / (i + 1 - start[top]);
             }
-            sol[start[top]] = sum;
         }
-        expand(blocks, top + 1, n, sol);
+        blocks.count = top + 1;
+        start[top + 1] = n;
+        for (int b = 0; b <= top; b++) {
+            int size = start[b + 1] - start[b];
+            sumS[b] /= size;
+            sumW[b] /= size;
+        }
     }
 
-    /** v_E(s, w) of {@code s[0..n)} and {@code w[0..n)} into {@code sol}; its blocks (with LSE(s_B)) into {@code blocks}. */
-    static void entropic(double[] s, double[] w, int n, double[] sol, Blocks blocks) {
+    /** The blocks of v_E(s, w) for {@code s[0..n)} and {@code w[0..n)}, into {@code blocks}. */
+    static void entropic(double[] s, double[] w, int n, Blocks blocks) {
         int[] start = blocks.start;
-        double[] value = blocks.value;
-        double[] lseS = blocks.lseS;
-        // sol holds, until the expansion below, LSE(w_B) of each open block at its top index.
+        double[] sMax = blocks.sPart;
+        double[] wMax = blocks.wPart;
+        double[] sLog = blocks.sLog;
+        double[] wLog = blocks.wLog;
         int top = -1;
         for (int i = 0; i < n; i++) {
             top++;
             start[top] = i;
-            double ls = s[i];
-            double lw = w[i];
-            value[top] = ls - lw;
-            while (top > 0 && value[top - 1] <= value[top]) {
-                ls = logAddExp(lseS[top - 1], ls);
-                lw = logAddExp(sol[start[top - 1]], lw);
+            sMax[top] = s[i];
+            wMax[top] = w[i];
+            sLog[top] = 0;
+            wLog[top] = 0;
+            while (top > 0 && blocks.sLevel(top - 1) - blocks.wLevel(top - 1) <= blocks.sLevel(top) - blocks.wLevel(top)) {
+                merge(sMax, sLog, top);
+                merge(wMax, wLog, top);
                 top--;
-                value[top] = ls - lw;
             }
-            lseS[top] = ls;
-            sol[start[top]] = lw;
         }
-        expand(blocks, top + 1, n, sol);
+        blocks.count = top + 1;
+        start[top + 1] = n;
     }
 
-    /** LSE of each block of {@code x} (for softmax weights over the blocks of another solution). */
-    static double[] blockLse(Blocks blocks, double[] x) {
-        double[] lse = new double[blocks.count];
-        for (int b = 0; b < blocks.count; b++) {
-            double acc = x[blocks.start[b]];
-            for (int j = blocks.start[b] + 1; j < blocks.start[b + 1]; j++) {
-                acc = logAddExp(acc, x[j]);
-            }
-            lse[b] = acc;
-        }
-        return lse;
-    }
-
-    private static void expand(Blocks blocks, int count, int n, double[] sol) {
-        blocks.count = count;
-        blocks.start[count] = n;
-        for (int b = 0; b < count; b++) {
-            for (int j = blocks.start[b]; j < blocks.start[b + 1]; j++) {
-                sol[j] = blocks.value[b];
-            }
-        }
+    /** Block top - 1 takes block top's terms: log sum exp over both, about the larger maximum. */
+    private static void merge(double[] max, double[] log, int top) {
+        double hi = Math.max(max[top - 1], max[top]);
+        log[top - 1] = logAddExp(log[top - 1] + (max[top - 1] - hi), log[top] + (max[top] - hi));
+        max[top - 1] = hi;
     }
 
     /** log(e^x + e^y) without overflow. */

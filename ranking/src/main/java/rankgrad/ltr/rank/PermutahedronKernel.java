@@ -65,26 +65,34 @@ final class PermutahedronKernel {
         int[] order = descendingOrder(z, 0, m);
         double[] zs = new double[m];
         double[] w = new double[m];
+        boolean entropic = reg == Regularization.ENTROPIC;
         for (int p = 0; p < m; p++) {
             zs[p] = z[order[p]];
-            w[p] = reg == Regularization.QUADRATIC ? m - p : Math.log(m - p);
+            w[p] = entropic ? Math.log(m - p) : m - p;
         }
-        boolean entropic = reg == Regularization.ENTROPIC;
         State state = new State(order, new IsotonicRegression.Blocks(m, entropic));
-        double[] v = new double[m];
+        IsotonicRegression.Blocks blocks = state.blocks;
         if (entropic) {
-            IsotonicRegression.entropic(zs, w, m, v, state.blocks);
-            state.weights = softmaxWeights(state.blocks, zs, state.blocks.lseS);
+            IsotonicRegression.entropic(zs, w, m, blocks);
+            state.weights = new double[m];
             state.ranks = new double[m];
-            for (int p = 0; p < m; p++) {
-                double rank = Math.exp(zs[p] - v[p]);
-                state.ranks[order[p]] = rank;
-                r[from + order[p]] = rank;
-            }
         } else {
-            IsotonicRegression.quadratic(zs, w, m, v, state.blocks);
-            for (int p = 0; p < m; p++) {
-                r[from + order[p]] = zs[p] - v[p];
+            IsotonicRegression.quadratic(zs, w, m, blocks);
+        }
+        for (int b = 0; b < blocks.count; b++) {
+            for (int p = blocks.start[b]; p < blocks.start[b + 1]; p++) {
+                // z_p - v_B, formed so that a block of one gives exactly w_p (IsotonicRegression.Blocks).
+                double deviation = blocks.sDeviation(b, zs[p]);
+                double u = deviation + blocks.wLevel(b);
+                if (entropic) {
+                    // deviation = z_p - LSE(z_B): exp(deviation) is softmax(z_B) at p, the block's Jacobian row.
+                    state.weights[p] = Math.exp(deviation);
+                    double rank = Math.exp(u);
+                    state.ranks[order[p]] = rank;
+                    r[from + order[p]] = rank;
+                } else {
+                    r[from + order[p]] = u;
+                }
             }
         }
         return state;
@@ -120,15 +128,21 @@ final class PermutahedronKernel {
         }
         boolean entropic = reg == Regularization.ENTROPIC;
         State state = new State(order, new IsotonicRegression.Blocks(m, entropic));
-        double[] v = new double[m];
+        IsotonicRegression.Blocks blocks = state.blocks;
         if (entropic) {
-            IsotonicRegression.entropic(w, x, m, v, state.blocks);
-            state.weights = softmaxWeights(state.blocks, x, IsotonicRegression.blockLse(state.blocks, x));
+            IsotonicRegression.entropic(w, x, m, blocks);
+            state.weights = new double[m];
         } else {
-            IsotonicRegression.quadratic(w, x, m, v, state.blocks);
+            IsotonicRegression.quadratic(w, x, m, blocks);
         }
-        for (int p = 0; p < m; p++) {
-            s[from + p] = w[p] - v[p];
+        for (int b = 0; b < blocks.count; b++) {
+            for (int p = blocks.start[b]; p < blocks.start[b + 1]; p++) {
+                // w_p - v_B = (w_p - level of w_B) + level of x_B (x is the isotonic problem's w argument).
+                s[from + p] = blocks.sDeviation(b, w[p]) + blocks.wLevel(b);
+                if (entropic) {
+                    state.weights[p] = Math.exp(blocks.wDeviation(b, x[p]));
+                }
+            }
         }
         return state;
     }
@@ -167,17 +181,6 @@ final class PermutahedronKernel {
                 }
             }
         }
-    }
-
-    /** softmax(x_B)_j = exp(x_j - LSE(x_B)) for every j of every block. */
-    private static double[] softmaxWeights(IsotonicRegression.Blocks blocks, double[] x, double[] lse) {
-        double[] p = new double[x.length];
-        for (int b = 0; b < blocks.count; b++) {
-            for (int j = blocks.start[b]; j < blocks.start[b + 1]; j++) {
-                p[j] = Math.exp(x[j] - lse[b]);
-            }
-        }
-        return p;
     }
 
     /**
