@@ -24,7 +24,8 @@ import rankgrad.ltr.rank.TieBreak;
  * }</pre>
  *
  * <p>Each call draws the tie keys of call number c = 0, 1, 2, ... of its seed ({@link TieBreak}),
- * as the twin-sigmoid losses do, for operators that break ties and for the order of tied scores.
+ * as the twin-sigmoid losses do, when an exact operator breaks ties with them or the metric orders
+ * tied scores by them (positions); otherwise it draws none.
  * A query without relevant documents contributes 0 and a zero gradient (and counts in Q); NaN or
  * infinite scores raise {@link IllegalArgumentException} naming the query.
  */
@@ -70,7 +71,11 @@ public final class ComposedLoss implements RankingLoss {
 
     @Override
     public Var loss(Var scores, QueryBatch batch) {
-        int[] keys = TieBreak.batchKeys(tieBreak.seed(), tieBreak.nextCall(), tieBreak.firstQuery(), batch.offsets());
+        // Keys only where they are read: an exact operator breaks score ties with them, a
+        // position-reading metric orders tied scores with them (a permutation of 10^6 keys costs
+        // as much as the soft ranks' isotonic regression).
+        int[] keys = ranks.exact() || metric.readsPositions()
+                ? TieBreak.batchKeys(tieBreak.seed(), tieBreak.nextCall(), tieBreak.firstQuery(), batch.offsets()) : null;
         return Var.apply(new MetricLossOp(name(), batch, ranks, keys, MetricLossOp.RankFunction.of(metric)), scores);
     }
 

@@ -24,8 +24,9 @@ import rankgrad.ltr.pairwise.PairwiseBackend;
  *       forward call. It is the exact gradient of {@link Ranked#ranks()} for a smooth operator;
  *       a surrogate operator (twin-sigmoid types 2 and 3) documents what it returns instead.</li>
  *   <li>{@code tieKeys} are per query a permutation of 0..m-1 (flat over the batch, {@link
- *       TieBreak#batchKeys}), drawn afresh for each call by the loss: an operator that breaks
- *       score ties at random takes them (smaller key ranks first), others ignore them.</li>
+ *       TieBreak#batchKeys}), drawn afresh for each call by the loss: an exact operator breaks
+ *       score ties with them (smaller key ranks first) and always gets them; an operator whose
+ *       ranks are not exact ignores them and must accept null.</li>
  *   <li>float64 scores are the reference that gradient checks use; float32 scores may run in
  *       float32 kernels (SIMD, a GPU backend). Results do not depend on the number of threads. An
  *       instance is immutable; a {@link Ranked} belongs to the graph node that made it.</li>

@@ -1,6 +1,9 @@
 package rankgrad.ltr.rank;
 
+import java.util.Arrays;
 import java.util.function.IntConsumer;
+import rankgrad.autodiff.DType;
+import rankgrad.autodiff.Tensor;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.internal.pairwise.WorkPartition;
 import rankgrad.simd.Parallel;
@@ -12,7 +15,7 @@ import rankgrad.simd.Parallel;
  *
  * <p>Conventions: rank 1 is the highest score and the sort is descending (fast-soft-sort's
  * {@code direction="DESCENDING"}); rho = (m, m - 1, ..., 1); z_sigma is z sorted descending, ties
- * by index (stable).
+ * by index (stable; tied values pool into one block anyway, so the tie order changes no bit).
  * <pre>
  *   soft rank   r = P(-theta / eps, rho):  quadratic  r = z - v_Q(z_sigma, rho)_{sigma^-1}
  *                                          entropic   r = exp(z - v_E(z_sigma, log rho)_{sigma^-1}),   z = -theta / eps
@@ -56,18 +59,17 @@ final class PermutahedronKernel {
         });
     }
 
-    /** Soft ranks of {@code theta[from .. from+m)} into {@code r[from .. from+m)}. */
-    static State rank(double[] theta, int from, int m, double eps, Regularization reg, double[] r) {
-        double[] z = new double[m];
-        for (int i = 0; i < m; i++) {
-            z[i] = -theta[from + i] / eps;
-        }
-        int[] order = descendingOrder(z, 0, m);
+    /**
+     * Soft ranks of {@code theta[from .. from+m)} into {@code r[from .. from+m)}; {@code order}: the
+     * query's local indices by ascending theta, ties by index ({@link #order}), which is z = -theta / eps
+     * descending.
+     */
+    static State rank(double[] theta, int[] order, int from, int m, double eps, Regularization reg, double[] r) {
         double[] zs = new double[m];
         double[] w = new double[m];
         boolean entropic = reg == Regularization.ENTROPIC;
         for (int p = 0; p < m; p++) {
-            zs[p] = z[order[p]];
+            zs[p] = -theta[from + order[p]] / eps;
             w[p] = entropic ? Math.log(m - p) : m - p;
         }
         State state = new State(order, new IsotonicRegression.Blocks(m, entropic));
@@ -117,9 +119,11 @@ final class PermutahedronKernel {
         }
     }
 
-    /** Soft sort (descending) of {@code theta[from .. from+m)} into {@code s[from .. from+m)}, by position. */
-    static State sort(double[] theta, int from, int m, double eps, Regularization reg, double[] s) {
-        int[] order = descendingOrder(theta, from, m);
+    /**
+     * Soft sort (descending) of {@code theta[from .. from+m)} into {@code s[from .. from+m)}, by
+     * position; {@code order}: the query's local indices by descending theta, ties by index.
+     */
+    static State sort(double[] theta, int[] order, int from, int m, double eps, Regularization reg, double[] s) {
         double[] x = new double[m];
         double[] w = new double[m];
         for (int p = 0; p < m; p++) {
@@ -184,16 +188,41 @@ final class PermutahedronKernel {
     }
 
     /**
-     * The local indices of {@code x[from .. from+m)} in descending order of value, ties by index:
-     * a bottom-up merge sort that moves each value with its index, so that the merges read memory
-     * in order (a comparator over boxed indices costs several times more at m = 10^6). -0.0 and
-     * +0.0 compare equal (with &gt;), so they tie.
+     * The local indices of the query {@code scores[from .. from+m)} by ascending score ({@code
+     * descending}: by descending score), ties by index; -0.0 and +0.0 tie. float32 scores sort as
+     * packed longs (score bits, then index) with {@link Arrays#sort(long[])}, float64 scores with a
+     * merge sort that moves each value with its index; both give this one order.
      */
-    static int[] descendingOrder(double[] x, int from, int m) {
+    static int[] order(Tensor scores, double[] widened, int from, int m, boolean descending) {
+        if (scores.dtype() == DType.F32) {
+            float[] x = scores.f32();
+            long[] packed = new long[m];
+            for (int i = 0; i < m; i++) {
+                // +0.0f folds -0.0 into +0.0; the xor makes the int order follow the float order.
+                int bits = Float.floatToRawIntBits((descending ? -x[from + i] : x[from + i]) + 0.0f);
+                long monotone = bits ^ ((bits >> 31) & 0x7fffffff);
+                packed[i] = (monotone << 32) | i;
+            }
+            Arrays.sort(packed);
+            int[] order = new int[m];
+            for (int p = 0; p < m; p++) {
+                order[p] = (int) packed[p];
+            }
+            return order;
+        }
+        return ascendingOrder(widened, from, m, descending ? -1 : 1);
+    }
+
+    /**
+     * A bottom-up merge sort of sign * x by value, ties by index, moving each value with its index
+     * so that the merges read memory in order (a comparator over boxed indices costs several
+     * times more at m = 10^6). Comparisons with &lt; make -0.0 and +0.0 tie.
+     */
+    private static int[] ascendingOrder(double[] x, int from, int m, double sign) {
         double[] key = new double[m];
         int[] idx = new int[m];
         for (int i = 0; i < m; i++) {
-            key[i] = x[from + i];
+            key[i] = sign * x[from + i];
             idx[i] = i;
         }
         for (int lo = 0; lo < m; lo += RUN) {
@@ -202,7 +231,7 @@ final class PermutahedronKernel {
                 double k = key[i];
                 int id = idx[i];
                 int j = i - 1;
-                while (j >= lo && k > key[j]) {
+                while (j >= lo && k < key[j]) {
                     key[j + 1] = key[j];
                     idx[j + 1] = idx[j];
                     j--;
@@ -220,8 +249,8 @@ final class PermutahedronKernel {
                 int a = lo;
                 int b = mid;
                 for (int k = lo; k < hi; k++) {
-                    // Take from the right run only when strictly greater: equal values keep index order.
-                    if (a < mid && (b >= hi || !(key[b] > key[a]))) {
+                    // Take from the right run only when strictly smaller: equal values keep index order.
+                    if (a < mid && (b >= hi || !(key[b] < key[a]))) {
                         key2[k] = key[a];
                         idx2[k] = idx[a++];
                     } else {

@@ -82,7 +82,8 @@ public final class SoftRank implements Op<SoftRank.Saved> {
         double[] r = new double[theta.length];
         PermutahedronKernel.State[] states = new PermutahedronKernel.State[batch.queries()];
         PermutahedronKernel.forEachQuery(batch, q -> states[q] =
-                PermutahedronKernel.rank(theta, batch.start(q), batch.size(q), epsilon, regularization, r));
+                PermutahedronKernel.rank(theta, PermutahedronKernel.order(scores, theta, batch.start(q), batch.size(q), false),
+                        batch.start(q), batch.size(q), epsilon, regularization, r));
         return Op.result(Tensor.of(r, scores.shape()).to(scores.dtype()), new Saved(states, scores));
     }
 

@@ -70,7 +70,8 @@ public final class SoftSort implements Op<SoftSort.Saved> {
         double[] sorted = new double[theta.length];
         PermutahedronKernel.State[] states = new PermutahedronKernel.State[batch.queries()];
         PermutahedronKernel.forEachQuery(batch, q -> states[q] =
-                PermutahedronKernel.sort(theta, batch.start(q), batch.size(q), epsilon, regularization, sorted));
+                PermutahedronKernel.sort(theta, PermutahedronKernel.order(scores, theta, batch.start(q), batch.size(q), true),
+                        batch.start(q), batch.size(q), epsilon, regularization, sorted));
         return Op.result(Tensor.of(sorted, scores.shape()).to(scores.dtype()), new Saved(states, scores));
     }
 
