@@ -2,9 +2,9 @@ package rankgrad.ltr.rank;
 
 /**
  * Pool adjacent violators (PAV) for the two isotonic problems dual to a projection onto the
- * permutahedron (Blondel et al. 2020, Sec. 4.2, Prop. 3; docs/design.md §3.11), in float64, with
- * the blocks of the solution recorded so that the Jacobian (block-constant, Sec. 5) can be applied
- * in O(n):
+ * permutahedron (Blondel et al. 2020, Sec. 5, the reduction to isotonic optimization;
+ * docs/design.md §3.11), in float64, with the blocks of the solution recorded so that the Jacobian
+ * (block-constant, Sec. 5) can be applied in O(n):
  * <pre>
  *   quadratic:  v_Q(s, w) = argmin_{v_1 &gt;= ... &gt;= v_n} (1/2) ||v - (s - w)||^2,  v_B = mean_{j in B}(s_j - w_j)
  *   entropic:   v_E(s, w) = argmin_{v_1 &gt;= ... &gt;= v_n} &lt;e^{s - v}, 1&gt; + &lt;e^w, v&gt;,  v_B = LSE(s_B) - LSE(w_B)

@@ -3,7 +3,7 @@ package rankgrad.ltr.rank;
 /**
  * The regularization of a projection onto the permutahedron, which makes {@link SoftRank} and
  * {@link SoftSort} differentiable (Blondel, Teboul, Berthet &amp; Djolonga, ICML 2020, "Fast
- * Differentiable Sorting and Ranking", Sec. 3; docs/design.md §3.11). With P(w) the permutahedron
+ * Differentiable Sorting and Ranking", Sec. 4; docs/design.md §3.11). With P(w) the permutahedron
  * (the convex hull of the permutations of w) and strength epsilon:
  * <ul>
  *   <li>{@link #QUADRATIC} (Psi = Q = ||.||^2 / 2): P_Q(z, w) = argmin_{mu in P(w)} ||mu - z||^2, the

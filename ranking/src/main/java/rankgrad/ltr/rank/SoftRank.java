@@ -9,7 +9,7 @@ import rankgrad.ltr.QueryBatch;
 
 /**
  * Soft ranks by projection onto the permutahedron (Blondel, Teboul, Berthet &amp; Djolonga, ICML
- * 2020, "Fast Differentiable Sorting and Ranking", Sec. 3-5; docs/design.md §3.11) as a
+ * 2020, "Fast Differentiable Sorting and Ranking", Sec. 4-5; docs/design.md §3.11) as a
  * custom-gradient node: per query of m documents, with rho = (m, m - 1, ..., 1) and strength
  * epsilon &gt; 0,
  * <pre>
@@ -17,7 +17,7 @@ import rankgrad.ltr.QueryBatch;
  *   quadratic (Psi = Q):  r = z - v_Q(z_sigma, rho)_{sigma^-1},            z = -s / eps
  *   entropic  (Psi = E):  r = exp(z - v_E(z_sigma, log rho)_{sigma^-1})
  * </pre>
- * with sigma the descending sort of z and v the isotonic solutions of Prop. 3 (pool adjacent
+ * with sigma the descending sort of z and v the isotonic solutions of Sec. 5 (pool adjacent
  * violators, {@link Regularization}). Rank 1 is the highest score, as everywhere in rankgrad
  * (fast-soft-sort's {@code direction="DESCENDING"}). The ranks lie in the permutahedron of rho:
  * they sum to m (m + 1) / 2, every one is in [1, m]; as eps -&gt; 0 they become the exact ranks,

@@ -7,7 +7,7 @@ import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
 
 /**
- * Soft sort by projection onto the permutahedron (Blondel et al., ICML 2020, Sec. 3-5;
+ * Soft sort by projection onto the permutahedron (Blondel et al., ICML 2020, Sec. 4-5;
  * docs/design.md §3.11) as a custom-gradient node: per query of m documents, with x the scores
  * sorted descending, rho = (m, ..., 1), w = rho / eps,
  * <pre>
