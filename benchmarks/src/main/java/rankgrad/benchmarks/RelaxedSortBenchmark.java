@@ -15,10 +15,10 @@ import org.openjdk.jmh.annotations.Warmup;
 import rankgrad.autodiff.Tensor;
 
 /**
- * Forward + backward of the relaxed-sort losses (NeuralSort, SoftSort, NeuralNDCG with allRank's 50
+ * Forward + backward of the relaxed-sort losses (NeuralSort, PrilloSoftSort, NeuralNDCG with allRank's 50
  * Sinkhorn iterations, the odd-even and bitonic sorting networks) on one query of m documents
  * (float32 scores; these losses compute in float64). The references at the same m, timed in the same run: {@code
- * benchmarks/python/relaxed_sort_reference.py} (allRank, SoftSort, diffsort on PyTorch). Short runs:
+ * benchmarks/python/relaxed_sort_reference.py} (allRank, PrilloSoftSort, diffsort on PyTorch). Short runs:
  *
  * <pre>
  * mvn -B -o -q package -pl benchmarks -am -DskipTests

@@ -33,7 +33,8 @@ public record ExactMetric(Metric metric, MetricConventions conventions) {
     /**
      * The exact metric that rankgrad's differentiable {@code m} equals at exact ranks: Pre@k is
      * P@k (dividing by k even when k &gt; m), AP is AP over the whole list (dividing by the number
-     * of relevant documents), nDCG is NDCG over the whole list, nERR@k is nERR@k with the same
+     * of relevant documents), nDCG is NDCG over the whole list, nDCG@k NDCG@k, RR the reciprocal
+     * rank of the first relevant document (MRR's per-query term), nERR@k is nERR@k with the same
      * grade scale maximum; a query without relevant documents has value 0 (the losses' convention).
      */
     public static ExactMetric of(RankMetric m) {
@@ -42,6 +43,8 @@ public record ExactMetric(Metric metric, MetricConventions conventions) {
             case RankMetric.Precision p -> new ExactMetric(Metric.at(MetricKind.PRECISION, p.k()), zero);
             case RankMetric.AveragePrecision ap -> new ExactMetric(Metric.full(MetricKind.AP), zero);
             case RankMetric.Ndcg ndcg -> new ExactMetric(Metric.full(MetricKind.NDCG), zero);
+            case RankMetric.NdcgAt ndcg -> new ExactMetric(Metric.at(MetricKind.NDCG, ndcg.k()), zero);
+            case RankMetric.ReciprocalRank rr -> new ExactMetric(Metric.full(MetricKind.MRR), zero);
             case RankMetric.Nerr nerr -> new ExactMetric(Metric.at(MetricKind.NERR, nerr.k()), zero.withYmax(nerr.ymax()));
         };
     }

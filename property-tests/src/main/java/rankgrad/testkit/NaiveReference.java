@@ -75,7 +75,8 @@ public final class NaiveReference {
 
     /**
      * The metric as a function of rank variables r with positions fixed by {@code order}: Yu Eq.
-     * 13 (Pre@k), 14 (AP), 15 (nDCG), 16 (nERR@k, R = (2^y - 1) / 2^ymax). 0 without relevant documents.
+     * 13 (Pre@k), 14 (AP), 15 (nDCG; nDCG@k its top k positions), 16 (nERR@k, R = (2^y - 1) / 2^ymax),
+     * and the reciprocal rank 1 / r_bar of the first relevant position. 0 without relevant documents.
      */
     public static double metric(RankMetric metric, float[] y, double[] r, int[] order) {
         int m = y.length;
@@ -124,6 +125,27 @@ public final class NaiveReference {
                     dcg += gains[i] / log2(r[i] + 1);
                 }
                 return dcg / idcg;
+            }
+            case RankMetric.NdcgAt ndcg -> {
+                double[] ideal = new double[m];
+                for (int i = 0; i < m; i++) {
+                    ideal[i] = Math.pow(2, y[i]) - 1;
+                }
+                Arrays.sort(ideal);
+                double idcg = 0;
+                double dcg = 0;
+                for (int p = 1; p <= Math.min(ndcg.k(), m); p++) {
+                    idcg += ideal[m - p] / log2(p + 1);
+                    dcg += (Math.pow(2, y[order[p - 1]]) - 1) / log2(rBar[p - 1] + 1);
+                }
+                return dcg / idcg;
+            }
+            case RankMetric.ReciprocalRank rr -> {
+                int first = 0;
+                while (b[first] == 0) {
+                    first++;
+                }
+                return 1 / rBar[first];
             }
             case RankMetric.Nerr nerr -> {
                 double[] stop = new double[m];
@@ -193,6 +215,30 @@ public final class NaiveReference {
                     double l = log2(r[i] + 1);
                     grad[i] = -(Math.pow(2, y[i]) - 1) / (l * l) / ((r[i] + 1) * Math.log(2)) / idcg;
                 }
+            }
+            case RankMetric.NdcgAt ndcg -> {
+                double[] ideal = new double[m];
+                for (int i = 0; i < m; i++) {
+                    ideal[i] = Math.pow(2, y[i]) - 1;
+                }
+                Arrays.sort(ideal);
+                double idcg = 0;
+                for (int p = 1; p <= Math.min(ndcg.k(), m); p++) {
+                    idcg += ideal[m - p] / log2(p + 1);
+                }
+                for (int p = 1; p <= Math.min(ndcg.k(), m); p++) {
+                    int d = order[p - 1];
+                    double l = log2(r[d] + 1);
+                    grad[d] = -(Math.pow(2, y[d]) - 1) / (l * l) / ((r[d] + 1) * Math.log(2)) / idcg;
+                }
+            }
+            case RankMetric.ReciprocalRank rr -> {
+                int first = 0;
+                while (b[first] == 0) {
+                    first++;
+                }
+                double rb = r[order[first]];
+                grad[order[first]] = -1 / (rb * rb);
             }
             case RankMetric.Nerr nerr -> {
                 double scale = Math.pow(2, nerr.ymax());

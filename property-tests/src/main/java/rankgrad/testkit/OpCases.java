@@ -15,6 +15,10 @@ import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Ops;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
+import rankgrad.ltr.QueryBatch;
+import rankgrad.ltr.rank.Regularization;
+import rankgrad.ltr.rank.SoftRank;
+import rankgrad.ltr.rank.SoftSort;
 import rankgrad.nn.ops.AttentionLayout;
 import rankgrad.nn.ops.AttentionMix;
 import rankgrad.nn.ops.AttentionScores;
@@ -79,6 +83,48 @@ public final class OpCases {
      */
     public static Map<String, List<OpCase>> byEntryPoint() {
         return catalogue().byEntryPoint();
+    }
+
+    /**
+     * The rank operators of {@code rankgrad.ltr.rank} whose backward is the gradient of their
+     * forward, as cases on a ragged batch of two queries of d0 and d1 documents: soft rank and soft
+     * sort (Blondel et al. 2020), quadratic and entropic, at strengths 0.1, 1 and 10. Both are
+     * piecewise smooth, with kinks where two isotonic blocks have equal values, which continuous
+     * random inputs miss. Soft ranks are smooth at tied scores too (ties always share a block); a
+     * sort is not (which tied value goes first decides where a position's gradient goes), so the
+     * soft sort sees x_i + i / 2 for x in [-0.2, 0.2]: values at least 0.1 apart, every order
+     * still reached through the strength. Filed apart from {@link #all()}, whose catalogue covers
+     * the engine's and the layers' entry points.
+     */
+    public static List<OpCase> rankOperators() {
+        CaseRegistry r = new CaseRegistry();
+        for (Regularization reg : Regularization.values()) {
+            for (double eps : new double[] {0.1, 1, 10}) {
+                r.add("SoftRank.of(QueryBatch,Regularization,double)", new OpCase("softRank " + reg + " eps " + eps
+                        + " on queries of d0, d1", d -> shapes(v(d[0] + d[1])), LO, HI,
+                        (e, x) -> SoftRank.of(twoQueries(e), reg, eps).apply(x[0])));
+                r.add("SoftSort.of(QueryBatch,Regularization,double)", new OpCase("softSort " + reg + " eps " + eps
+                        + " of x + i/2 on queries of d0, d1", d -> shapes(v(d[0] + d[1])), -0.2, 0.2,
+                        (e, x) -> SoftSort.of(twoQueries(e), reg, eps).apply(Ops.add(x[0], Var.constant(ladder(x[0]))))));
+            }
+        }
+        return r.cases();
+    }
+
+    /** 0, 1/2, 1, ... in the dtype of {@code x}, one per element. */
+    private static Tensor ladder(Var x) {
+        Tensor t = Tensor.zerosLike(x.value());
+        for (int i = 0; i < t.size(); i++) {
+            t.set(i, i / 2.0);
+        }
+        return t;
+    }
+
+    /** A batch of two queries of d0 and d1 documents (labels 0: the soft operators do not read them). */
+    private static QueryBatch twoQueries(OpExample e) {
+        int d0 = e.dims()[0];
+        int d1 = e.dims()[1];
+        return new QueryBatch(new int[] {0, d0, d0 + d1}, new float[d0 + d1]);
     }
 
     private static CaseRegistry catalogue() {

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -44,8 +45,9 @@ class OpGradientProperties {
      */
     private static final double F32_TOLERANCE = 1e-4;
 
+    /** Every built-in op, and the rank operators with a smooth backward. */
     static List<OpCase> cases() {
-        return OpCases.all();
+        return Stream.concat(OpCases.all().stream(), OpCases.rankOperators().stream()).toList();
     }
 
     @ParameterizedTest(name = "{0}")

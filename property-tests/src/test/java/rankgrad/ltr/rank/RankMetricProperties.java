@@ -19,8 +19,8 @@ import rankgrad.testkit.RankingCases;
 class RankMetricProperties {
 
     private static List<RankMetric> metrics(int k) {
-        return List.of(RankMetric.precision(k), RankMetric.averagePrecision(), RankMetric.ndcg(), RankMetric.nerr(k),
-                RankMetric.nerr(k, 5));
+        return List.of(RankMetric.precision(k), RankMetric.averagePrecision(), RankMetric.ndcg(), RankMetric.ndcg(k),
+                RankMetric.reciprocalRank(), RankMetric.nerr(k), RankMetric.nerr(k, 5));
     }
 
     /** Exact ranks of every query (ties in input order), flat, and each query's order. */

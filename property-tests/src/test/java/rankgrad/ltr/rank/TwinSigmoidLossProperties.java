@@ -65,6 +65,8 @@ class TwinSigmoidLossProperties {
             case RankMetric.Precision pre -> ExactMetrics.precision(ranked, pre.k());
             case RankMetric.AveragePrecision ap -> ExactMetrics.averagePrecision(ranked, m);
             case RankMetric.Ndcg ndcg -> ExactMetrics.dcg(ranked, m) / ExactMetrics.idealDcg(y, 0, m, m);
+            case RankMetric.NdcgAt ndcg -> ExactMetrics.dcg(ranked, ndcg.k()) / ExactMetrics.idealDcg(y, 0, m, ndcg.k());
+            case RankMetric.ReciprocalRank rr -> ExactMetrics.reciprocalRank(ranked, m);
             case RankMetric.Nerr nerr -> ExactMetrics.err(ranked, nerr.k(), nerr.ymax())
                     / ExactMetrics.idealErr(y, 0, m, nerr.k(), nerr.ymax());
         };

@@ -3,14 +3,18 @@ package rankgrad.ltr.loss;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.MatchResult;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import rankgrad.ltr.loss.LossFamily.Property;
 import rankgrad.ltr.pairwise.BackwardType;
 import rankgrad.ltr.rank.NeuralSort;
+import rankgrad.ltr.pairwise.PairwiseBackends;
 import rankgrad.ltr.rank.RankMetric;
 import rankgrad.ltr.rank.RelaxedSort;
 import rankgrad.ltr.rank.SinkhornScaling;
-import rankgrad.ltr.rank.SoftSort;
+import rankgrad.ltr.rank.PrilloSoftSort;
 import rankgrad.ltr.rank.SortingNetwork;
 import rankgrad.ltr.rank.SwapSigmoid;
 
@@ -19,11 +23,21 @@ import rankgrad.ltr.rank.SwapSigmoid;
  * one {@link LossFamily} row per family. {@link #parse} reads a name; the command line's help and
  * every loss-wide test iterate {@link #families()}, so adding a loss is one class plus one row here.
  *
+ * <p>Every differentiable metric through every rank operator: {@code METRIC~OPERATOR}, with METRIC
+ * one of {@code ndcg}, {@code ndcg@k}, {@code ap}, {@code precision@k} ({@code pre@k}, {@code p@k}),
+ * {@code nerr@k}, {@code mrr} and OPERATOR a name of {@link RankOperators} ({@code twin3},
+ * {@code sigmoid:10}, {@code softrank-q:0.1}, ...): one row per operator family, made from that
+ * registry ({@link ComposedLoss}).
+ *
  * <p>Losses whose value follows a schedule over the training run (REG-SHF-SDCG) take its length
  * from {@link RankingLoss#forRun}, which the trainer calls; a name carries no run length.
  */
 public final class Losses {
-    private static final List<LossFamily> FAMILIES = List.of(
+    /** The metrics of {@code METRIC~OPERATOR} names. */
+    private static final String METRICS = "ndcg, ndcg@k, ap, precision@k, nerr@k, mrr";
+    private static final Pattern METRIC = Pattern.compile("(ndcg|ap|mrr)|ndcg@(\\d+)|(?:precision|pre|p)@(\\d+)|nerr@(\\d+)");
+
+    private static final List<LossFamily> NAMED = List.of(
             LossFamily.of("ndcg-typeT", "ndcg-type([123])",
                     "minus nDCG of the twin-sigmoid ranks, backward type T = 1, 2 or 3 (Yu et al. 2020)", "ndcg-type3",
                     (n, seed) -> TwinSigmoidLoss.of(RankMetric.ndcg(), type(n, 1), seed))
@@ -71,7 +85,7 @@ public final class Losses {
                             SinkhornScaling.none())),
             LossFamily.of("softsort[@k]:TAU", "softsort(?:@(\\d+))?:(.+)",
                     "minus nDCG@k of the gains sorted by SoftSort's matrix at temperature TAU (Prillo & Eisenschlos 2020)",
-                    "softsort@3:0.5", (n, seed) -> NeuralNdcgLoss.of(SoftSort.of(number(n, 2)), cutoff(n, 1),
+                    "softsort@3:0.5", (n, seed) -> NeuralNdcgLoss.of(PrilloSoftSort.of(number(n, 2)), cutoff(n, 1),
                             SinkhornScaling.none())),
             LossFamily.of("neural-ndcg[@k][:TAU[:ITER[:softsort]]]",
                     "neural-ndcg(?:@(\\d+))?(?::([^:]+)(?::(\\d+)(?::(softsort))?)?)?",
@@ -91,6 +105,9 @@ public final class Losses {
                     "the same on the bitonic sorting network (Petersen et al. 2021, 2022)",
                     "diffsort-bitonic@3:10", (n, seed) -> diffsort(SortingNetwork.Kind.BITONIC, n))
                     .without(Property.PERMUTATION_EQUIVARIANT).without(Property.LINEAR_MEMORY));
+
+    private static final List<LossFamily> FAMILIES = Stream.concat(NAMED.stream(),
+            RankOperators.families().stream().map(Losses::composed)).toList();
 
     private Losses() {
     }
@@ -125,7 +142,7 @@ public final class Losses {
     }
 
     private static RelaxedSort relaxedSort(boolean softSort, double tau) {
-        return softSort ? SoftSort.of(tau) : NeuralSort.of(tau);
+        return softSort ? PrilloSoftSort.of(tau) : NeuralSort.of(tau);
     }
 
     private static DiffSortLoss diffsort(SortingNetwork.Kind kind, MatchResult name) {
@@ -138,19 +155,60 @@ public final class Losses {
         return name.group(group) == null ? Integer.MAX_VALUE : integer(name, group);
     }
 
+    /** The loss family METRIC~OPERATOR of one operator family. */
+    private static LossFamily composed(RankOperators.Family op) {
+        LossFamily family = LossFamily.of("METRIC~" + op.syntax(), "([a-z0-9@]+)~(" + op.pattern().pattern() + ")",
+                "minus METRIC (" + METRICS + ") of the " + op.description(), op.lossExample(), (n, seed) -> {
+                    Matcher o = op.pattern().matcher(n.group(2));
+                    if (!o.matches()) {
+                        throw new IllegalStateException("operator '" + n.group(2) + "' matched " + op.syntax()
+                                + " in the loss name but not alone");
+                    }
+                    return ComposedLoss.of(metric(n.group(), n.group(1)),
+                            op.factory().create(o.toMatchResult(), PairwiseBackends.selected()), seed);
+                });
+        return op.gradientOfValue() ? family : family.without(Property.GRADIENT_OF_VALUE);
+    }
+
+    /** The metric of a METRIC~OPERATOR name. */
+    private static RankMetric metric(String loss, String name) {
+        Matcher m = METRIC.matcher(name);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("loss '" + loss + "': unknown metric '" + name + "'; the metrics are "
+                    + METRICS + " (the operators: " + RankOperators.syntaxes() + ")");
+        }
+        if (m.group(1) != null) {
+            return switch (m.group(1)) {
+                case "ndcg" -> RankMetric.ndcg();
+                case "ap" -> RankMetric.averagePrecision();
+                default -> RankMetric.reciprocalRank();
+            };
+        }
+        if (m.group(2) != null) {
+            return RankMetric.ndcg(integer(loss, m.group(2)));
+        }
+        return m.group(3) != null ? RankMetric.precision(integer(loss, m.group(3)))
+                : RankMetric.nerr(integer(loss, m.group(4)));
+    }
+
     private static BackwardType type(MatchResult name, int group) {
         return BackwardType.of(Integer.parseInt(name.group(group)));
     }
 
     private static int integer(MatchResult name, int group) {
+        return integer(name.group(), name.group(group));
+    }
+
+    private static int integer(String loss, String digits) {
         try {
-            return Integer.parseInt(name.group(group));
+            return Integer.parseInt(digits);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("loss '" + name.group() + "': " + name.group(group) + " is too large");
+            throw new IllegalArgumentException("loss '" + loss + "': " + digits + " is too large");
         }
     }
 
-    private static double number(MatchResult name, int group) {
+    /** The number in group {@code group} of a matched name, or an error naming the name. */
+    static double number(MatchResult name, int group) {
         try {
             return Double.parseDouble(name.group(group));
         } catch (NumberFormatException e) {

@@ -9,7 +9,7 @@ import rankgrad.ltr.rank.Inputs;
 import rankgrad.ltr.rank.NeuralSort;
 import rankgrad.ltr.rank.RelaxedSort;
 import rankgrad.ltr.rank.SinkhornScaling;
-import rankgrad.ltr.rank.SoftSort;
+import rankgrad.ltr.rank.PrilloSoftSort;
 
 /**
  * NeuralNDCG (Pobrotyn and Bialobrzeski 2021, Eq. 7-8) and its relatives: minus the nDCG@k of the
@@ -19,7 +19,7 @@ import rankgrad.ltr.rank.SoftSort;
  *   L_q = -(1 / IDCG@k) sum_{i &lt; min(k, m)} D(i + 1) sum_j S(P)_ij (2^{y_j} - 1),
  * </pre>
  *
- * P = {@link NeuralSort} or {@link SoftSort} at temperature tau, S = {@link SinkhornScaling} (for
+ * P = {@link NeuralSort} or {@link PrilloSoftSort} at temperature tau, S = {@link SinkhornScaling} (for
  * NeuralNDCG at most 50 iterations to tolerance 1e-6, as in allRank; none for the plain
  * {@code neuralsort} and {@code softsort} losses), D(r) = 1 / log2(1 + r), IDCG@k of the query's
  * grades. Averaged over the batch's queries; a query without relevant documents gives 0 and a zero
@@ -69,7 +69,7 @@ public final class NeuralNdcgLoss implements RankingLoss {
         String name = sinkhorn.maxIterations() == 0
                 ? sort.name().replaceFirst(":", cut + ":")
                 : "neural-ndcg" + cut + ":" + sort.tau() + ":" + sinkhorn.maxIterations()
-                        + (sort instanceof SoftSort ? ":softsort" : "");
+                        + (sort instanceof PrilloSoftSort ? ":softsort" : "");
         return new NeuralNdcgLoss(sort, k, sinkhorn, name);
     }
 
@@ -80,7 +80,7 @@ public final class NeuralNdcgLoss implements RankingLoss {
 
     /**
      * The registry's name: "neuralsort[@k]:TAU" and "softsort[@k]:TAU" without scaling,
-     * "neural-ndcg[@k]:TAU:ITERATIONS" with it (":softsort" appended for SoftSort's matrix).
+     * "neural-ndcg[@k]:TAU:ITERATIONS" with it (":softsort" appended for PrilloSoftSort's matrix).
      */
     @Override
     public String name() {

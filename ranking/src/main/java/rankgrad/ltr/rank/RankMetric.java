@@ -15,19 +15,24 @@ import rankgrad.ltr.metric.ExactMetrics;
  *   <li>{@link AveragePrecision}: AP = (1/|Y+|) sum_k b_k (1/k) sum_{p &lt;= k} b_p p / r_bar_p (Eq. 14);</li>
  *   <li>{@link Ndcg}: nDCG = (1/IDCG) sum_i g_i / log2(r_i + 1) over all documents (Eq. 15), which
  *       reads r directly, so it also applies to the approximate ranks pi^- (ApproxNDCG);</li>
+ *   <li>{@link NdcgAt}: nDCG@k = (1/IDCG@k) sum_{p &lt;= k} g_p / log2(r_bar_p + 1), Eq. 15 cut at position k
+ *       (not in Yu et al.; the cutoff reads positions, the discount the rank variable);</li>
+ *   <li>{@link ReciprocalRank}: RR = 1 / r_bar_p for the first relevant position p (not in Yu et al.;
+ *       the same construction: at exact ranks the exact reciprocal rank, MRR's per-query term);</li>
  *   <li>{@link Nerr}: nERR@k = (1/ERR*@k) sum_{p &lt;= k} prod_{i &lt; p}(1 - R_i) R_p / r_bar_p with
  *       R = (2^y - 1) / 2^ymax (Eq. 16, with the grade scale's ymax as in the exact metric).</li>
  * </ul>
  * At exact ranks each value equals the exact metric of that ranking. Derivatives: for Pre@k,
  * dM/dr_bar_p = -b_p p / (k r_bar_p^2); for AP, -(b_p p / (|Y+| r_bar_p^2)) sum_{k &gt;= p} b_k / k;
  * for nDCG, -g_i / (IDCG ln2 (r_i + 1) log2(r_i + 1)^2) (Yu's Eq. 32 drops the 1/ln 2); for nERR,
- * -prod_{i &lt; p}(1 - R_i) R_p / (ERR* r_bar_p^2) for p &lt;= k.
+ * -prod_{i &lt; p}(1 - R_i) R_p / (ERR* r_bar_p^2) for p &lt;= k; for nDCG@k the nDCG derivative at the
+ * top k positions; for RR, -1 / r_bar_p^2 at the first relevant position.
  *
  * <p>A query without relevant documents has value 0 and derivative 0. Ideal DCG and ERR at k use
  * the top min(k, m) labels; Pre@k divides by k even when k &gt; m.
  */
 public sealed interface RankMetric permits RankMetric.Precision, RankMetric.AveragePrecision, RankMetric.Ndcg,
-        RankMetric.Nerr {
+        RankMetric.NdcgAt, RankMetric.ReciprocalRank, RankMetric.Nerr {
 
     /** The name in loss names and logs: "precision@10", "ap", "ndcg", "nerr@10". */
     String name();
@@ -58,6 +63,16 @@ public sealed interface RankMetric permits RankMetric.Precision, RankMetric.Aver
     /** Differentiable nDCG over the whole list (Eq. 15). */
     static RankMetric ndcg() {
         return new Ndcg();
+    }
+
+    /** Differentiable nDCG@k: the top k positions of Eq. 15. */
+    static RankMetric ndcg(int k) {
+        return new NdcgAt(k);
+    }
+
+    /** Differentiable reciprocal rank of the first relevant document (MRR's per-query term). */
+    static RankMetric reciprocalRank() {
+        return new ReciprocalRank();
     }
 
     /** Differentiable nERR@k with the grade scale maximum 4 (MSLR, Yahoo; Eq. 16). */
@@ -173,6 +188,68 @@ public sealed interface RankMetric permits RankMetric.Precision, RankMetric.Aver
                 }
             }
             return dcg / idcg;
+        }
+    }
+
+    /** nDCG@k = (1/IDCG@k) sum_{p &lt;= k} (2^{y_p} - 1) / log2(r_bar_p + 1). */
+    record NdcgAt(int k) implements RankMetric {
+        public NdcgAt {
+            Inputs.requireCutoff("nDCG", k);
+        }
+
+        @Override
+        public String name() {
+            return "ndcg@" + k;
+        }
+
+        @Override
+        public boolean readsPositions() {
+            return true;
+        }
+
+        @Override
+        public double evaluate(float[] labels, int from, int m, double[] r, int[] order, double[] grad) {
+            Arrays.fill(grad, 0, m, 0.0);
+            double idcg = ExactMetrics.idealDcg(labels, from, m, k);
+            if (idcg == 0) {
+                return 0;
+            }
+            double dcg = 0;
+            for (int p = 0; p < Math.min(k, m); p++) {
+                int d = order[p];
+                double gain = ExactMetrics.gain(labels[from + d]);
+                if (gain > 0) {
+                    dcg += gain * ExactMetrics.discount(r[d]);
+                    grad[d] = gain * ExactMetrics.discountSlope(r[d]) / idcg;
+                }
+            }
+            return dcg / idcg;
+        }
+    }
+
+    /** RR = 1 / r_bar_p at the first position p holding a relevant document; 0 if there is none. */
+    record ReciprocalRank() implements RankMetric {
+        @Override
+        public String name() {
+            return "mrr";
+        }
+
+        @Override
+        public boolean readsPositions() {
+            return true;
+        }
+
+        @Override
+        public double evaluate(float[] labels, int from, int m, double[] r, int[] order, double[] grad) {
+            Arrays.fill(grad, 0, m, 0.0);
+            for (int p = 0; p < m; p++) {
+                int d = order[p];
+                if (labels[from + d] > 0) {
+                    grad[d] = -1 / (r[d] * r[d]);
+                    return 1 / r[d];
+                }
+            }
+            return 0;
         }
     }
 

@@ -3,8 +3,8 @@ package rankgrad.ltr.rank;
 /**
  * A relaxed permutation matrix P(s) of one query's scores: row i is position i (0 = the highest
  * score), column j document j, and each row is a softmax over the documents, P_i = softmax(l_i / tau)
- * (docs/design.md §3.11). Two operators: {@link NeuralSort} (Grover et al. 2019) and
- * {@link SoftSort} (Prillo and Eisenschlos 2020). As tau goes to 0 both tend to the permutation
+ * (docs/design.md §3.13). Two operators: {@link NeuralSort} (Grover et al. 2019) and
+ * {@link PrilloSoftSort} (Prillo and Eisenschlos 2020). As tau goes to 0 both tend to the permutation
  * matrix that sorts the scores in decreasing order.
  *
  * <p>Neither operator materializes P: {@link #rows} prepares O(m) per-query state, and each call of
@@ -19,7 +19,7 @@ package rankgrad.ltr.rank;
  *
  * <p>Thread-safety: implementations are immutable; a {@link Rows} belongs to one thread.
  */
-public sealed interface RelaxedSort permits NeuralSort, SoftSort {
+public sealed interface RelaxedSort permits NeuralSort, PrilloSoftSort {
 
     /** The temperature tau &gt; 0. */
     double tau();
@@ -29,7 +29,7 @@ public sealed interface RelaxedSort permits NeuralSort, SoftSort {
 
     /**
      * The rows of P for the scores {@code s[from .. from+m)}; the scores are copied, so the
-     * array may change afterwards. O(m) memory (SoftSort: O(m log m) time for its sort).
+     * array may change afterwards. O(m) memory (PrilloSoftSort: O(m log m) time for its sort).
      */
     Rows rows(double[] s, int from, int m);
 
@@ -49,7 +49,7 @@ public sealed interface RelaxedSort permits NeuralSort, SoftSort {
      * average of 1 .. m, so it lies in [1, m], and it equals the plain sum wherever P is doubly
      * stochastic (m = 2, equal scores, the permutation limit tau -&gt; 0, where r is the exact
      * rank). c_j &gt;= 1/m &gt; 0: the row of document j's own position has its largest entry at j
-     * (NeuralSort, Grover et al. 2019 Theorem 4; SoftSort's logit there is 0, the maximum).
+     * (NeuralSort, Grover et al. 2019 Theorem 4; PrilloSoftSort's logit there is 0, the maximum).
      * Equal scores get equal ranks. Neither paper defines ranks; this is rankgrad's choice
      * (docs/losses.md). O(m^2) time, O(m) memory.
      */

@@ -1,104 +1,103 @@
 package rankgrad.ltr.rank;
 
-import java.util.Arrays;
+import java.util.Objects;
+import rankgrad.autodiff.Op;
+import rankgrad.autodiff.Tensor;
+import rankgrad.autodiff.Var;
+import rankgrad.ltr.QueryBatch;
 
 /**
- * SoftSort (Prillo and Eisenschlos, ICML 2020, Eq. 2 with d = |.|): the relaxed permutation matrix
- *
+ * Soft sort by projection onto the permutahedron (Blondel et al., ICML 2020, Sec. 4-5;
+ * docs/design.md §3.11) as a custom-gradient node: per query of m documents, with x the scores
+ * sorted descending, rho = (m, ..., 1), w = rho / eps,
  * <pre>
- *   P_ij = softmax_j( -|sort(s)_i - s_j| / tau ),
+ *   s = P_Psi(rho / eps, x):   quadratic  s = w - v_Q(w, x);   entropic  s = w - v_E(w, x)
  * </pre>
+ * written by position (s_1 the soft largest). As eps -&gt; 0 it is the descending sort; as eps
+ * grows every value approaches the query's mean (quadratic). The output of query q occupies its
+ * documents' slots of the flat batch, by position, not by document.
  *
- * sort(s) being the scores in decreasing order, row i position i (0 = top). The gradient flows
- * through both s_j and sort(s)_i (the sort is piecewise the identity on a permutation of the
- * scores); tied scores are sorted stably (input order), and |x| has derivative 0 at 0, as in
- * PyTorch.
- *
- * <p>Implementation: one sort per query (O(m log m)), then a row costs m subtractions and m
- * exponentials; O(m) memory.
+ * <p>The backward is the exact vector-Jacobian product: ds_p/dx_j = 1/|B| (quadratic) or
+ * softmax(x_B)_j (entropic) for j in the isotonic block B of position p, routed back through the
+ * sort. fast-soft-sort's numpy {@code SoftSort} with {@code regularization="kl"} weights the block
+ * with softmax(w_B) instead, which is not the derivative of its own forward (central differences
+ * of its forward agree with this class; docs/operators.md, the fixture test).
  *
  * <pre>{@code
- * RelaxedSort sort = SoftSort.of(1.0);
+ * Var sorted = SoftSort.of(batch, Regularization.QUADRATIC, 0.1).apply(scores);
  * }</pre>
  *
- * <p>Thread-safety: immutable.
+ * <p>Cost, arithmetic and threads as {@link SoftRank}. Thread-safety: immutable.
  */
-public record SoftSort(double tau) implements RelaxedSort {
+public final class SoftSort implements Op<SoftSort.Saved> {
 
-    public SoftSort {
-        Inputs.requirePositiveFinite("SoftSort temperature tau", tau);
+    /** What backward needs: each query's permutation and blocks. */
+    public static final class Saved {
+        private final PermutahedronKernel.State[] states;
+        private final Tensor scores;
+
+        private Saved(PermutahedronKernel.State[] states, Tensor scores) {
+            this.states = states;
+            this.scores = scores;
+        }
     }
 
-    /** SoftSort at temperature {@code tau} &gt; 0. */
-    public static SoftSort of(double tau) {
-        return new SoftSort(tau);
+    private final QueryBatch batch;
+    private final Regularization regularization;
+    private final double epsilon;
+
+    private SoftSort(QueryBatch batch, Regularization regularization, double epsilon) {
+        this.batch = Objects.requireNonNull(batch, "batch");
+        this.regularization = Objects.requireNonNull(regularization, "regularization");
+        this.epsilon = Inputs.requirePositiveFinite("soft sort strength epsilon", epsilon);
     }
 
+    /** The operator for {@code batch} with {@code regularization} and strength {@code epsilon} &gt; 0. */
+    public static SoftSort of(QueryBatch batch, Regularization regularization, double epsilon) {
+        return new SoftSort(batch, regularization, epsilon);
+    }
+
+    /** {@code Var.apply(this, scores)}. */
+    public Var apply(Var scores) {
+        return Var.apply(this, scores);
+    }
+
+    @Override
+    public Result<Saved> forward(Tensor... in) {
+        Tensor scores = in[0];
+        Inputs.requireScores(name(), scores, batch);
+        double[] theta = scores.toDoubleArray();
+        double[] sorted = new double[theta.length];
+        PermutahedronKernel.State[] states = new PermutahedronKernel.State[batch.queries()];
+        PermutahedronKernel.forEachQuery(batch, q -> states[q] =
+                PermutahedronKernel.sort(theta, PermutahedronKernel.order(scores, theta, batch.start(q), batch.size(q), true),
+                        batch.start(q), batch.size(q), epsilon, regularization, sorted));
+        return Op.result(Tensor.of(sorted, scores.shape()).to(scores.dtype()), new Saved(states, scores));
+    }
+
+    @Override
+    public Tensor[] backward(Saved saved, Tensor gradOut, boolean[] needsGrad) {
+        if (!needsGrad[0]) {
+            return new Tensor[] {null};
+        }
+        double[] g = gradOut.toDoubleArray();
+        double[] out = new double[g.length];
+        PermutahedronKernel.forEachQuery(batch, q ->
+                PermutahedronKernel.sortVjp(saved.states[q], g, batch.start(q), batch.size(q), out));
+        return new Tensor[] {Tensor.of(out, saved.scores.shape()).to(saved.scores.dtype())};
+    }
+
+    public Regularization regularization() {
+        return regularization;
+    }
+
+    public double epsilon() {
+        return epsilon;
+    }
+
+    /** "soft-sort-q" or "soft-sort-e". */
     @Override
     public String name() {
-        return "softsort:" + tau;
-    }
-
-    @Override
-    public RelaxedSort.Rows rows(double[] s, int from, int m) {
-        return new Rows(s, from, m, tau);
-    }
-
-    private static final class Rows implements RelaxedSort.Rows {
-        private final double[] s;
-        /** order[i]: the document at position i of the decreasing sort (ties in input order). */
-        private final int[] order;
-        private final double[] logits;
-        private final double tau;
-
-        Rows(double[] scores, int from, int m, double tau) {
-            this.s = Arrays.copyOfRange(scores, from, from + m);
-            this.tau = tau;
-            this.logits = new double[m];
-            Integer[] boxed = new Integer[m];
-            for (int j = 0; j < m; j++) {
-                boxed[j] = j;
-            }
-            // Decreasing; -0.0 and +0.0 compare equal (docs/design.md §3.2), so the sort stays stable on them.
-            Arrays.sort(boxed, (x, y) -> Double.compare(s[y] + 0.0, s[x] + 0.0));
-            this.order = new int[m];
-            for (int i = 0; i < m; i++) {
-                order[i] = boxed[i];
-            }
-        }
-
-        @Override
-        public int size() {
-            return s.length;
-        }
-
-        @Override
-        public void row(int i, double[] p) {
-            int m = s.length;
-            double top = s[order[i]];
-            for (int j = 0; j < m; j++) {
-                logits[j] = -Math.abs(top - s[j]) / tau;
-            }
-            RelaxedSort.softmax(logits, p, m);
-        }
-
-        @Override
-        public void addLogitGradient(int i, double[] logitGrad, double[] scoreGrad) {
-            int m = s.length;
-            double top = s[order[i]];
-            double topGrad = 0;
-            for (int j = 0; j < m; j++) {
-                // d(-|t - s_j| / tau) / ds_j = sign(t - s_j) / tau, and the opposite for t.
-                double d = Math.signum(top - s[j]) / tau * logitGrad[j];
-                scoreGrad[j] += d;
-                topGrad -= d;
-            }
-            scoreGrad[order[i]] += topGrad;
-        }
-
-        @Override
-        public void finish(double[] scoreGrad) {
-            // Nothing is kept back: each row's gradient reaches the scores directly.
-        }
+        return "soft-sort-" + regularization.letter();
     }
 }

@@ -7,7 +7,7 @@ import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.rank.NeuralSort;
 import rankgrad.ltr.rank.RelaxedSort;
 import rankgrad.ltr.rank.SinkhornScaling;
-import rankgrad.ltr.rank.SoftSort;
+import rankgrad.ltr.rank.PrilloSoftSort;
 
 class NeuralNdcgLossTest {
     private static final float[] GRADES = {2, 0, 3, 1, 0};
@@ -28,7 +28,7 @@ class NeuralNdcgLossTest {
     @Test
     void atLowTemperatureTheLossIsMinusTheExactNdcg() {
         // Scores 0.25 apart at tau = 1e-3: off-permutation weights are below e^-250.
-        for (RelaxedSort sort : new RelaxedSort[] {NeuralSort.of(1e-3), SoftSort.of(1e-3)}) {
+        for (RelaxedSort sort : new RelaxedSort[] {NeuralSort.of(1e-3), PrilloSoftSort.of(1e-3)}) {
             for (SinkhornScaling sinkhorn : new SinkhornScaling[] {SinkhornScaling.none(), SinkhornScaling.of(50, 1e-6)}) {
                 double value = LossTesting.evaluate(NeuralNdcgLoss.of(sort, Integer.MAX_VALUE, sinkhorn),
                         QueryBatch.of(GRADES), SCORES).value();

@@ -21,9 +21,9 @@ import rankgrad.ltr.rank.NeuralSort;
 import rankgrad.ltr.rank.SinkhornScaling;
 
 /**
- * NeuralSort, SoftSort, NeuralNDCG and the sorting-network losses against fixtures written by the
- * reference implementations themselves in float64 (allRank's {@code neuralNDCG}, SoftSort's
- * {@code SoftSort}, diffsort's {@code DiffSortNet} with PyTorch's {@code BCELoss}): {@code
+ * NeuralSort, PrilloSoftSort, NeuralNDCG and the sorting-network losses against fixtures written by the
+ * reference implementations themselves in float64 (allRank's {@code neuralNDCG}, PrilloSoftSort's
+ * {@code PrilloSoftSort}, diffsort's {@code DiffSortNet} with PyTorch's {@code BCELoss}): {@code
  * relaxed/generate_fixtures.py} beside {@code fixtures.txt} in the test resources, the command in
  * its README. Each case is a ragged batch: the references run query by query and their losses are
  * averaged over all the batch's queries (rankgrad's convention); the cases whose convention

@@ -12,7 +12,7 @@ class RelaxedSortTest {
     private static final double[] SCORES = {0.5, 2.0, -1.0, 0.25, -2.0};
 
     private static RelaxedSort[] operators(double tau) {
-        return new RelaxedSort[] {NeuralSort.of(tau), SoftSort.of(tau)};
+        return new RelaxedSort[] {NeuralSort.of(tau), PrilloSoftSort.of(tau)};
     }
 
     /** As tau goes to 0, P tends to the sorting permutation and r to the exact ranks (1 = top). */
@@ -97,7 +97,7 @@ class RelaxedSortTest {
                 down[2 + i] -= h;
                 double numeric = (dot(weights, sort.expectedRanks(up, 2, 5)) - dot(weights, sort.expectedRanks(down, 2, 5)))
                         / (2 * h);
-                // Distinct scores, so |.| and SoftSort's sort are smooth here: error h^2 |f'''| / 6 ~ 1e-12
+                // Distinct scores, so |.| and PrilloSoftSort's sort are smooth here: error h^2 |f'''| / 6 ~ 1e-12
                 // plus rounding 1e-16 * |f| / h ~ 1e-9 at values of order 10; a wrong term errs by O(|grad|) ~ 0.1.
                 assertEquals(numeric, grad[i], 1e-8, sort.name() + " document " + i);
             }
