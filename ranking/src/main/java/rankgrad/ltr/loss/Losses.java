@@ -53,12 +53,30 @@ public final class Losses {
                     (n, seed) -> LambdaRankLoss.create(seed)),
             LossFamily.of("lambdarank@k", "lambdarank@(\\d+)", "LambdaRank for NDCG@k", "lambdarank@5",
                     (n, seed) -> LambdaRankLoss.create(seed).withTruncation(integer(n, 1))),
+            LossFamily.of("lambdarank-lgbm[@T]", "lambdarank-lgbm(?:@(\\d+))?",
+                    "LambdaRank as LightGBM computes it: pairs within the top T (default 30), lambdarank_norm",
+                    "lambdarank-lgbm@5", (n, seed) -> n.group(1) == null ? LightGbmLambdaRankLoss.create()
+                            : LightGbmLambdaRankLoss.create().withTruncation(integer(n, 1)))
+                    .without(Property.GRADIENT_OF_VALUE),
             LossFamily.of("ranknet", "ranknet", "pairwise logistic loss (Burges et al. 2005)", "ranknet",
                     (n, seed) -> RankNetLoss.create()),
             LossFamily.of("listnet", "listnet", "top-one cross-entropy of the score and label softmaxes (Cao et al. 2007)",
                     "listnet", (n, seed) -> ListNetLoss.create()),
             LossFamily.of("listmle", "listmle", "Plackett-Luce likelihood of the label order (Xia et al. 2008)",
-                    "listmle", (n, seed) -> ListMleLoss.create(seed)));
+                    "listmle", (n, seed) -> ListMleLoss.create(seed)),
+            LossFamily.of("softmax-ce", "softmax-ce",
+                    "cross-entropy of the grades normalized to sum 1 and the score softmax (TF-Ranking's softmax loss)",
+                    "softmax-ce", (n, seed) -> SoftmaxCrossEntropyLoss.create()),
+            LossFamily.of("ndcgloss1[@k]", "ndcgloss1(?:@(\\d+))?",
+                    "LambdaLoss NDCG-Loss1 over the top k positions (Wang et al. 2018; allRank's ndcgLoss1_scheme)",
+                    "ndcgloss1", (n, seed) -> truncated(LambdaLoss.ndcgLoss1(seed), n)),
+            LossFamily.of("ndcgloss2[@k]", "ndcgloss2(?:@(\\d+))?",
+                    "LambdaLoss NDCG-Loss2 over the top k positions (Wang et al. 2018; allRank's ndcgLoss2_scheme)",
+                    "ndcgloss2@5", (n, seed) -> truncated(LambdaLoss.ndcgLoss2(seed), n)),
+            LossFamily.of("ndcgloss2++[@k][:MU]", "ndcgloss2\\+\\+(?:@(\\d+))?(?::(.+))?",
+                    "LambdaLoss NDCG-Loss2++, mixing weight MU (default 10; Wang et al. 2018; allRank)",
+                    "ndcgloss2++:2.5", (n, seed) -> truncated(LambdaLoss.ndcgLoss2PlusPlus(
+                            n.group(2) == null ? LambdaLoss.DEFAULT_MU : number(n, 2), seed), n)));
 
     private Losses() {
     }
@@ -90,6 +108,10 @@ public final class Losses {
     /** One line per family: syntax, description and an example. */
     public static String help() {
         return FAMILIES.stream().map(LossFamily::toString).collect(Collectors.joining(System.lineSeparator()));
+    }
+
+    private static LambdaLoss truncated(LambdaLoss loss, MatchResult name) {
+        return name.group(1) == null ? loss : loss.withTruncation(integer(name, 1));
     }
 
     private static BackwardType type(MatchResult name, int group) {
