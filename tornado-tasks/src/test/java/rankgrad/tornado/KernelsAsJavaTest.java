@@ -95,7 +95,13 @@ class KernelsAsJavaTest {
     @Test
     void truncatedLambdasEqualReferenceWithAndWithoutScoreDistance() {
         float[] ranks = new float[n];
-        rankgrad.ltr.Ranking.exactRanks(batch.scores(), batch.offsets(), 0, queries, null, ranks);
+        int[] inputOrder = new int[n];
+        for (int q = 0; q < queries; q++) {
+            for (int i = batch.offsets()[q]; i < batch.offsets()[q + 1]; i++) {
+                inputOrder[i] = i - batch.offsets()[q];
+            }
+        }
+        rankgrad.ltr.Ranking.exactRanks(batch.scores(), batch.offsets(), 0, queries, inputOrder, ranks);
         for (boolean scoreDistance : new boolean[] {true, false}) {
             IntArray truncation = new IntArray(2);
             truncation.set(0, 3);

@@ -10,7 +10,7 @@ import rankgrad.ltr.rank.Inputs;
 
 /**
  * LambdaRank as LightGBM 4.x computes it ({@code objective=lambdarank}; {@code
- * src/objective/rank_objective.hpp}, {@code LambdarankNDCG}, lines 161-272 at v4.6.0; docs/design.md
+ * src/objective/rank_objective.hpp}, {@code LambdarankNDCG}, lines 161-272 at commit bae0b7b, 4.6.0.99; docs/design.md
  * §3.12), so that a network trained here receives the gradients a LightGBM booster would.
  *
  * <p>For one query, with positions r by score (a stable sort: ties keep input order, line 196), gains

@@ -3,7 +3,7 @@ package rankgrad.ltr.pairwise;
 /**
  * The pair selection and score-distance normalization of LightGBM's LambdaRank (LightGBM 4.x,
  * {@code src/objective/rank_objective.hpp}, {@code LambdarankNDCG::GetGradientsForOneQuery}, lines
- * 208-264 at v4.6.0; docs/design.md §3.12), for {@link PairwiseBackend#logisticPairsF32(float,
+ * 208-264 at commit bae0b7b, 4.6.0.99; docs/design.md §3.12), for {@link PairwiseBackend#logisticPairsF32(float,
  * float[], float[], float[], float[], PairTruncation, int[], float[], float[])}:
  * <ul>
  *   <li>a pair of documents counts only if at least one of them is within the top {@code level}
