@@ -35,6 +35,10 @@ import rankgrad.ltr.Ranking;
  *       gains} is null (RankNet): scoreGrad_k = -sum_{j: y_j != y_k} u_kj w_kj sigma_s /
  *       (1 + e^{u_kj sigma_s z_kj}) and cost_k = sum_{j: y_k &gt; y_j} w_kj log(1 + e^{-sigma_s
  *       z_kj}); scoreGrad is the gradient of sum_k cost_k with the weights held fixed.</li>
+ *   <li>{@link #logisticPairsF32(float, float[], float[], float[], float[], PairTruncation, int[], float[],
+ *       float[])}: LambdaRank's pair terms as LightGBM selects and normalizes them ({@link
+ *       PairTruncation}); a default on {@link PairwiseBackends#cpu()}, which a device backend may
+ *       override.</li>
  * </ul>
  *
  * <p>Contract (checked for every implementation by the testkit's backend contract suite): results

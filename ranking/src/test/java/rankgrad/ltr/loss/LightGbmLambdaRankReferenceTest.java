@@ -9,6 +9,9 @@ import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import rankgrad.autodiff.DType;
+import rankgrad.autodiff.Tensor;
+import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.loss.LossTesting.Evaluated;
 import rankgrad.ltr.pairwise.PairwiseBackends;
@@ -84,8 +87,7 @@ class LightGbmLambdaRankReferenceTest {
                     .withBackend(PairwiseBackends.cpu());
             double[] scores = ReferenceFixture.flat(c, "scores");
             double[] f64 = LossTesting.evaluate(loss, batch, scores).grad();
-            rankgrad.autodiff.Var s = rankgrad.autodiff.Var.param(rankgrad.autodiff.Tensor.vector(scores)
-                    .to(rankgrad.autodiff.DType.F32));
+            Var s = Var.param(Tensor.vector(scores).to(DType.F32));
             loss.loss(s, batch).backward();
             double[] f32 = s.grad().toDoubleArray();
             for (int i = 0; i < scores.length; i++) {

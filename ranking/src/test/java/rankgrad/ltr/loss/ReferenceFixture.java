@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import rankgrad.ltr.QueryBatch;
 
 /**
  * A fixture of reference values (test resources {@code reference/*.txt}, written by the scripts
@@ -72,7 +73,7 @@ final class ReferenceFixture {
     }
 
     /** The batch of a case's queries: offsets and float32 labels. */
-    static rankgrad.ltr.QueryBatch batch(Case c) {
+    static QueryBatch batch(Case c) {
         int[] offsets = new int[c.queries().size() + 1];
         for (int q = 0; q < c.queries().size(); q++) {
             offsets[q + 1] = offsets[q] + c.queries().get(q).get("labels").length;
@@ -84,7 +85,7 @@ final class ReferenceFixture {
                 labels[offsets[q] + i] = (float) y[i];
             }
         }
-        return new rankgrad.ltr.QueryBatch(offsets, labels);
+        return new QueryBatch(offsets, labels);
     }
 
     /** The values of {@code key} of every query of a case, concatenated. */
