@@ -1,6 +1,6 @@
 """allRank's lambdaLoss (and a PyTorch softmax cross-entropy in TF-Ranking's form) timed beside
 LambdaLossBenchmark: forward + backward on 16 queries of m documents, float32 scores N(0, 1),
-grades 0..4, median milliseconds of repeated runs after a warm-up.
+grades 0..4, median milliseconds of 50, 20 and 5 runs after one warm-up run.
 
     python3 benchmarks/reference/allrank_reference.py /path/to/allRank-checkout [threads]
 
@@ -48,8 +48,7 @@ def softmax_ce(s, y):
 
 
 def median_ms(step, repeats):
-    for _ in range(3):
-        step()
+    step()
     times = []
     for _ in range(repeats):
         t = time.perf_counter()
@@ -76,7 +75,7 @@ def main():
                 s = s0.clone().requires_grad_(True)
                 f(s).backward()
                 return s.grad
-            print(f"m={m} {name}: {median_ms(step, 20 if m == 1000 else 100):.4f} ms")
+            print(f"m={m} {name}: {median_ms(step, {10: 50, 100: 20, 1000: 5}[m]):.4f} ms", flush=True)
 
 
 main()
