@@ -53,8 +53,9 @@ public final class Losses {
                     (n, seed) -> LambdaRankLoss.create(seed)),
             LossFamily.of("lambdarank@k", "lambdarank@(\\d+)", "LambdaRank for NDCG@k", "lambdarank@5",
                     (n, seed) -> LambdaRankLoss.create(seed).withTruncation(integer(n, 1))),
-            LossFamily.of("lambdarank-lgbm[@T]", "lambdarank-lgbm(?:@(\\d+))?",
-                    "LambdaRank as LightGBM computes it: pairs within the top T (default 30), lambdarank_norm",
+            LossFamily.of("lambdarank-lgbm@k", "lambdarank-lgbm(?:@(\\d+))?",
+                    "LambdaRank as LightGBM computes it: pairs with a document in the top k (@k optional: 30, "
+                    + "LightGBM's lambdarank_truncation_level), lambdarank_norm",
                     "lambdarank-lgbm@5", (n, seed) -> n.group(1) == null ? LightGbmLambdaRankLoss.create()
                             : LightGbmLambdaRankLoss.create().withTruncation(integer(n, 1)))
                     .without(Property.GRADIENT_OF_VALUE),
@@ -67,14 +68,14 @@ public final class Losses {
             LossFamily.of("softmax-ce", "softmax-ce",
                     "cross-entropy of the grades normalized to sum 1 and the score softmax (TF-Ranking's softmax loss)",
                     "softmax-ce", (n, seed) -> SoftmaxCrossEntropyLoss.create()),
-            LossFamily.of("ndcgloss1[@k]", "ndcgloss1(?:@(\\d+))?",
-                    "LambdaLoss NDCG-Loss1 over the top k positions (Wang et al. 2018; allRank's ndcgLoss1_scheme)",
+            LossFamily.of("ndcgloss1@k", "ndcgloss1(?:@(\\d+))?",
+                    "LambdaLoss NDCG-Loss1 over the top k positions, @k optional (Wang et al. 2018; allRank)",
                     "ndcgloss1", (n, seed) -> truncated(LambdaLoss.ndcgLoss1(seed), n)),
-            LossFamily.of("ndcgloss2[@k]", "ndcgloss2(?:@(\\d+))?",
-                    "LambdaLoss NDCG-Loss2 over the top k positions (Wang et al. 2018; allRank's ndcgLoss2_scheme)",
+            LossFamily.of("ndcgloss2@k", "ndcgloss2(?:@(\\d+))?",
+                    "LambdaLoss NDCG-Loss2 over the top k positions, @k optional (Wang et al. 2018; allRank)",
                     "ndcgloss2@5", (n, seed) -> truncated(LambdaLoss.ndcgLoss2(seed), n)),
-            LossFamily.of("ndcgloss2++[@k][:MU]", "ndcgloss2\\+\\+(?:@(\\d+))?(?::(.+))?",
-                    "LambdaLoss NDCG-Loss2++, mixing weight MU (default 10; Wang et al. 2018; allRank)",
+            LossFamily.of("ndcgloss2++@k:MU", "ndcgloss2\\+\\+(?:@(\\d+))?(?::(.+))?",
+                    "LambdaLoss NDCG-Loss2++ with mixing weight MU, @k and :MU optional (MU = 10; Wang et al. 2018)",
                     "ndcgloss2++:2.5", (n, seed) -> truncated(LambdaLoss.ndcgLoss2PlusPlus(
                             n.group(2) == null ? LambdaLoss.DEFAULT_MU : number(n, 2), seed), n)));
 
