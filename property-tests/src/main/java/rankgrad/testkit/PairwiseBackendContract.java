@@ -10,7 +10,9 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import rankgrad.ltr.Ranking;
 import rankgrad.ltr.pairwise.BackwardType;
+import rankgrad.ltr.pairwise.PairTruncation;
 import rankgrad.ltr.rank.Float64Reference;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.pairwise.PairwiseBackends;
@@ -34,7 +36,8 @@ import rankgrad.ltr.pairwise.PairwiseBackends;
  * <ul>
  *   <li>{@link #matchesTheReferenceOnRaggedBatches()} (m from 1 to 40) and {@link
  *       #matchesTheReferenceOnLargeQueries()} (a query of 1,000 to 2,000 documents): every
- *       float32 method equals {@link PairwiseBackends#reference() the scalar reference} and the
+ *       float32 method (LightGBM's truncated lambdas at level 3, with and without the score
+ *       distance, included) equals {@link PairwiseBackends#reference() the scalar reference} and the
  *       float64 value of its definition within the error a correct implementation may make
  *       (stated in {@code PairwiseContractRows}: 4 eps times the row's sum of (m + 16 + 2 |a z|)
  *       |pair term|, plus m times the smallest normal), and so does the float64 path all backends
@@ -56,6 +59,11 @@ import rankgrad.ltr.pairwise.PairwiseBackends;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 public abstract class PairwiseBackendContract {
+    /**
+     * The truncation level of the LightGBM pair terms the laws check: small, so that batches of up
+     * to 40 documents a query hold pairs on both sides of it.
+     */
+    private static final int TRUNCATION_LEVEL = 3;
 
     /** The backend under test; called once per law. */
     protected abstract PairwiseBackend backend();
@@ -173,6 +181,14 @@ public abstract class PairwiseBackendContract {
             compare(what + " cost", b, got.logisticCost[l], want.logisticCost[l],
                     PairwiseContractRows.logisticCost(b, l == 1));
         }
+        float[] ranks = truncationRanks(b);
+        for (int d = 0; d < 2; d++) {
+            String what = "logisticPairs (LightGBM, level " + TRUNCATION_LEVEL + (d == 1 ? ", score distance)" : ")");
+            compare(what + " scoreGrad", b, got.truncatedGrad[d], want.truncatedGrad[d],
+                    PairwiseContractRows.truncatedLambdas(b, ranks, TRUNCATION_LEVEL, d == 1, false));
+            compare(what + " pairLambdas", b, got.truncatedLambdas[d], want.truncatedLambdas[d],
+                    PairwiseContractRows.truncatedLambdas(b, ranks, TRUNCATION_LEVEL, d == 1, true));
+        }
         for (int k = 0; k < b.scores().length; k++) {
             if (got.exactRanks.f32[k] != want.exactRanks.f32[k] || got.exactRanks.f64[k] != want.exactRanks.f64[k]) {
                 fail(where("exactRanks", b, k) + ": backend " + got.exactRanks.f32[k] + " / " + got.exactRanks.f64[k]
@@ -222,6 +238,11 @@ public abstract class PairwiseBackendContract {
         sumsToZero("hingeRankGradient", b, got.hingeGradient, PairwiseContractRows.hingeRankGradient(b));
         sumsToZero("RankNet lambdas", b, got.logisticGrad[0], PairwiseContractRows.logisticGradient(b, false));
         sumsToZero("LambdaRank lambdas", b, got.logisticGrad[1], PairwiseContractRows.logisticGradient(b, true));
+        float[] ranks = truncationRanks(b);
+        for (int d = 0; d < 2; d++) {
+            sumsToZero("LightGBM lambdas" + (d == 1 ? " (score distance)" : ""), b, got.truncatedGrad[d],
+                    PairwiseContractRows.truncatedLambdas(b, ranks, TRUNCATION_LEVEL, d == 1, false));
+        }
     }
 
     /** Law: every output of every method is finite (the caller guarantees finite scores). */
@@ -229,10 +250,12 @@ public abstract class PairwiseBackendContract {
         Run got = Run.of(backend, b, Float.NaN);
         Pair[] all = {got.approxRanks, got.rankGradient[0], got.rankGradient[1], got.rankGradient[2], got.hingeRanks,
             got.hingeGradient, got.logisticGrad[0], got.logisticGrad[1], got.logisticCost[0], got.logisticCost[1],
-            got.exactRanks};
+            got.exactRanks, got.truncatedGrad[0], got.truncatedGrad[1], got.truncatedLambdas[0],
+            got.truncatedLambdas[1]};
         String[] names = {"approxRanks", "rankGradient TYPE1", "rankGradient TYPE2", "rankGradient TYPE3", "hingeRanks",
             "hingeRankGradient", "RankNet scoreGrad", "LambdaRank scoreGrad", "RankNet cost", "LambdaRank cost",
-            "exactRanks"};
+            "exactRanks", "LightGBM scoreGrad", "LightGBM scoreGrad (score distance)", "LightGBM pairLambdas",
+            "LightGBM pairLambdas (score distance)"};
         for (int a = 0; a < all.length; a++) {
             for (int k = 0; k < b.scores().length; k++) {
                 if (!Float.isFinite(all[a].f32[k]) || !Double.isFinite(all[a].f64[k])) {
@@ -287,6 +310,13 @@ public abstract class PairwiseBackendContract {
         return what + " query " + q + " (m=" + (b.offsets()[q + 1] - b.offsets()[q]) + ") document " + (k - b.offsets()[q]);
     }
 
+    /** The positions LightGBM's truncation reads: the exact ranks of the batch's scores and tie keys. */
+    private static float[] truncationRanks(Batch b) {
+        float[] ranks = new float[b.scores().length];
+        Ranking.exactRanks(b.scores(), b.offsets(), 0, b.queries(), b.tieKeys(), ranks);
+        return ranks;
+    }
+
     private static double[] widen(float[] a) {
         double[] d = new double[a.length];
         for (int i = 0; i < a.length; i++) {
@@ -312,7 +342,7 @@ public abstract class PairwiseBackendContract {
      * all the same, against the definitions).
      */
     private record Run(Pair approxRanks, Pair[] rankGradient, Pair hingeRanks, Pair hingeGradient, Pair[] logisticGrad,
-            Pair[] logisticCost, Pair exactRanks) {
+            Pair[] logisticCost, Pair exactRanks, Pair[] truncatedGrad, Pair[] truncatedLambdas) {
 
         static Run of(PairwiseBackend be, Batch b, float fill) {
             int n = b.scores().length;
@@ -350,7 +380,19 @@ public abstract class PairwiseBackendContract {
             Pair exact = Pair.filled(n, fill);
             be.exactRanksF32(s, o, b.tieKeys(), exact.f32);
             Float64Reference.exactRanks(s64, o, b.tieKeys(), exact.f64);
-            return new Run(approx, rankGrad, hinge, hingeGrad, grad, cost, exact);
+            float[] ranks = truncationRanks(b);
+            double[] ranks64 = widen(ranks);
+            Pair[] truncGrad = new Pair[2];
+            Pair[] truncLambdas = new Pair[2];
+            for (int d = 0; d < 2; d++) {
+                truncGrad[d] = Pair.filled(n, fill);
+                truncLambdas[d] = Pair.filled(n, fill);
+                be.logisticPairsF32(b.sigma(), s, y, b.gains(), b.discounts(),
+                        new PairTruncation(ranks, TRUNCATION_LEVEL, d == 1), o, truncGrad[d].f32, truncLambdas[d].f32);
+                Float64Reference.truncatedLambdas(b.sigma(), s64, y, widen(b.gains()), widen(b.discounts()), ranks64,
+                        TRUNCATION_LEVEL, d == 1, o, truncGrad[d].f64, truncLambdas[d].f64);
+            }
+            return new Run(approx, rankGrad, hinge, hingeGrad, grad, cost, exact, truncGrad, truncLambdas);
         }
     }
 }

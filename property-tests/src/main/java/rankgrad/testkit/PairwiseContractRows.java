@@ -148,6 +148,31 @@ final class PairwiseContractRows {
         });
     }
 
+    /**
+     * LightGBM's truncated lambdas (pairs with min(r_k, r_j) &lt;= level; weight divided by 0.01f +
+     * |s_k - s_j| with {@code scoreDistance}): the score gradient ({@code lambdaSums} false) or the
+     * sum of the lambdas of the pairs k leads (true).
+     */
+    static Rows truncatedLambdas(Batch b, float[] ranks, int level, boolean scoreDistance, boolean lambdaSums) {
+        return rows(b, 0, (batch, m, k, j, acc) -> {
+            float yk = batch.labels()[k];
+            float yj = batch.labels()[j];
+            if (yk == yj || (ranks[k] > level && ranks[j] > level) || (lambdaSums && yk < yj)) {
+                return;
+            }
+            double s = batch.sigma();
+            double d = (double) batch.scores()[k] - batch.scores()[j];
+            double w = weight(batch, true, k, j);
+            if (scoreDistance) {
+                w /= (double) 0.01f + Math.abs(d);
+            }
+            double z = s * d;
+            double t = yk > yj ? w * s * sigmoid(-z) : w * s * sigmoid(z);
+            double signed = lambdaSums || yk < yj ? t : -t;
+            acc.add(m, signed, t, z, 0);
+        });
+    }
+
     private static Rows rows(Batch b, double start, PairTerm term) {
         int n = b.scores().length;
         double[] value = new double[n];

@@ -1,6 +1,7 @@
 package rankgrad.tornado;
 
 import rankgrad.ltr.pairwise.BackwardType;
+import rankgrad.ltr.pairwise.PairTruncation;
 import uk.ac.manchester.tornado.api.TornadoExecutionPlan;
 import uk.ac.manchester.tornado.api.common.TornadoDevice;
 import uk.ac.manchester.tornado.api.enums.TornadoDeviceType;
@@ -25,6 +26,7 @@ class DeviceSession implements AutoCloseable {
     private HingeRanksPlan hingeRanks;
     private HingeRankGradientPlan hingeRankGradient;
     private LogisticPairsPlan logisticPairs;
+    private TruncatedLambdasPlan truncatedLambdas;
     private long lastKernelNanos;
 
     DeviceSession(TornadoDevice device, boolean profile) {
@@ -105,6 +107,13 @@ class DeviceSession implements AutoCloseable {
         lastKernelNanos = logisticPairs.run(sigma, scores, labels, gains, discounts, offsets, scoreGrad, cost);
     }
 
+    void truncatedLambdas(float sigma, float[] scores, float[] labels, float[] gains, float[] discounts,
+            PairTruncation truncation, int[] offsets, float[] scoreGrad, float[] pairLambdas) {
+        truncatedLambdas = fit(truncatedLambdas, offsets, TruncatedLambdasPlan::new);
+        lastKernelNanos = truncatedLambdas.run(sigma, scores, labels, gains, discounts, truncation.ranks(),
+                truncation.level(), truncation.scoreDistance(), offsets, scoreGrad, pairLambdas);
+    }
+
     /** Builds a plan for this device and profile setting. */
     @FunctionalInterface
     private interface PlanFactory<P extends PairPlan> {
@@ -128,7 +137,8 @@ class DeviceSession implements AutoCloseable {
     /** Frees every plan's device buffers. */
     @Override
     public void close() {
-        for (PairPlan plan : new PairPlan[] {approxRanks, rankGradient, hingeRanks, hingeRankGradient, logisticPairs}) {
+        for (PairPlan plan : new PairPlan[] {approxRanks, rankGradient, hingeRanks, hingeRankGradient, logisticPairs,
+            truncatedLambdas}) {
             if (plan != null) {
                 plan.close();
             }
@@ -138,5 +148,6 @@ class DeviceSession implements AutoCloseable {
         hingeRanks = null;
         hingeRankGradient = null;
         logisticPairs = null;
+        truncatedLambdas = null;
     }
 }

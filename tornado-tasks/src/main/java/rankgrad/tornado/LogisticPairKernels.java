@@ -56,4 +56,55 @@ public final class LogisticPairKernels {
             }
         }
     }
+
+    /**
+     * LightGBM's LambdaRank pair terms (PairwiseBackend's truncated {@code logisticPairsF32};
+     * docs/design.md §3.15): for j with y_j != y_k and min(rank_k, rank_j) &lt;= level, w =
+     * |gain_k - gain_j| |disc_k - disc_j|, divided by 0.01 + |s_k - s_j| when truncation[1] = 1;
+     * grad_k = -sum_{y_j &lt; y_k} w sigma_s sigma(-z) + sum_{y_j &gt; y_k} w sigma_s sigma(z) and
+     * lambdas_k = sum_{y_j &lt; y_k} w sigma_s sigma(-z), z = sigma_s (s_k - s_j). truncation[0] =
+     * level.
+     */
+    public static void truncatedLambdas(FloatArray scores, FloatArray labels, FloatArray gains, FloatArray discounts,
+            FloatArray ranks, IntArray offsets, IntArray shape, FloatArray params, IntArray truncation, FloatArray grad,
+            FloatArray lambdas) {
+        int n = shape.get(RankKernels.DOCS);
+        int queries = shape.get(RankKernels.QUERIES);
+        float sigma = params.get(0);
+        float level = truncation.get(0);
+        int scoreDistance = truncation.get(1);
+        for (@Parallel int k = 0; k < grad.getSize(); k++) {
+            if (k < n) {
+                int q = DeviceMath.queryOf(offsets, queries, k);
+                int to = offsets.get(q + 1);
+                float sk = scores.get(k);
+                float yk = labels.get(k);
+                float gk = gains.get(k);
+                float dk = discounts.get(k);
+                boolean topK = ranks.get(k) <= level;
+                float g = 0f;
+                float c = 0f;
+                for (int j = offsets.get(q); j < to; j++) {
+                    float yj = labels.get(j);
+                    if (yj != yk && (topK || ranks.get(j) <= level)) {
+                        float w = TornadoMath.abs(gk - gains.get(j)) * TornadoMath.abs(dk - discounts.get(j));
+                        float d = sk - scores.get(j);
+                        if (scoreDistance == 1) {
+                            w = w / (0.01f + TornadoMath.abs(d));
+                        }
+                        float z = sigma * d;
+                        if (yk > yj) {
+                            float t = w * sigma * DeviceMath.sigmoid(-z);
+                            g -= t;
+                            c += t;
+                        } else {
+                            g += w * sigma * DeviceMath.sigmoid(z);
+                        }
+                    }
+                }
+                grad.set(k, g);
+                lambdas.set(k, c);
+            }
+        }
+    }
 }

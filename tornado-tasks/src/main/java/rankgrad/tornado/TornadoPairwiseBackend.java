@@ -4,12 +4,13 @@ import java.lang.System.Logger.Level;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import rankgrad.ltr.pairwise.BackwardType;
+import rankgrad.ltr.pairwise.PairTruncation;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.pairwise.PairwiseBackends;
 
 /**
  * The {@link PairwiseBackend} on a TornadoVM device (OpenCL, PTX or SPIR-V): the five float32
- * methods run as the kernels of {@link RankKernels}, {@link HingeKernels} and {@link
+ * methods and LightGBM's truncated pair terms run as the kernels of {@link RankKernels}, {@link HingeKernels} and {@link
  * LogisticPairKernels}, one work item per document row, through plans compiled once per batch
  * size class and reused; exact ranks (a sort) stay on the CPU backend, and float64 never reaches a
  * backend ({@link rankgrad.ltr.rank.Float64Reference}).
@@ -154,6 +155,19 @@ public sealed class TornadoPairwiseBackend implements PairwiseBackend permits Au
         run("logisticPairsF32", offsets, s -> s.logisticPairs(sigma, scores, labels, gains, discounts, offsets,
                 scoreGrad, cost), () -> cpu.logisticPairsF32(sigma, scores, labels, gains, discounts, offsets,
                 scoreGrad, cost));
+    }
+
+    @Override
+    public void logisticPairsF32(float sigma, float[] scores, float[] labels, float[] gains, float[] discounts,
+            PairTruncation truncation, int[] offsets, float[] scoreGrad, float[] pairLambdas) {
+        if (truncation == null || !wellFormed(offsets, scores, labels, gains, discounts, truncation.ranks(), scoreGrad,
+                pairLambdas)) {
+            cpu.logisticPairsF32(sigma, scores, labels, gains, discounts, truncation, offsets, scoreGrad, pairLambdas);
+            return;
+        }
+        run("logisticPairsF32 (truncated)", offsets, s -> s.truncatedLambdas(sigma, scores, labels, gains, discounts,
+                truncation, offsets, scoreGrad, pairLambdas), () -> cpu.logisticPairsF32(sigma, scores, labels, gains,
+                discounts, truncation, offsets, scoreGrad, pairLambdas));
     }
 
     /** Exact ranks are a sort: the CPU backend's. */

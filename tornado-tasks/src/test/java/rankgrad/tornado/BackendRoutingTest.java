@@ -13,6 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import rankgrad.ltr.pairwise.BackwardType;
+import rankgrad.ltr.pairwise.PairTruncation;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.pairwise.PairwiseBackends;
 
@@ -43,9 +44,13 @@ class BackendRoutingTest {
         backend.hingeRankGradientF32(2f, b.scores(), b.labels(), b.offsets(), b.upstream(), out);
         backend.logisticPairsF32(1f, b.scores(), b.labels(), null, null, b.offsets(), out, cost);
         assertMarked(cost);
-        assertEquals(List.of("approxRanks", "rankGradient", "hingeRanks", "hingeRankGradient", "logisticPairs"),
-                session.calls);
-        assertEquals(5, backend.deviceCalls());
+        float[] lambdas = b.newOutput();
+        backend.logisticPairsF32(1f, b.scores(), b.labels(), b.gains(), b.discounts(),
+                new PairTruncation(new float[b.docs()], 3, true), b.offsets(), out, lambdas);
+        assertMarked(lambdas);
+        assertEquals(List.of("approxRanks", "rankGradient", "hingeRanks", "hingeRankGradient", "logisticPairs",
+                "truncatedLambdas"), session.calls);
+        assertEquals(6, backend.deviceCalls());
         assertEquals("stand-in (TEST, GPU)", backend.device());
     }
 
@@ -195,6 +200,13 @@ class BackendRoutingTest {
                 int[] offsets, float[] scoreGrad, float[] cost) {
             record("logisticPairs", scoreGrad);
             Arrays.fill(cost, MARK);
+        }
+
+        @Override
+        void truncatedLambdas(float sigma, float[] scores, float[] labels, float[] gains, float[] discounts,
+                PairTruncation truncation, int[] offsets, float[] scoreGrad, float[] pairLambdas) {
+            record("truncatedLambdas", scoreGrad);
+            Arrays.fill(pairLambdas, MARK);
         }
 
         @Override

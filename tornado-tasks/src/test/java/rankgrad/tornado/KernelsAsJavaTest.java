@@ -7,6 +7,7 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import rankgrad.ltr.pairwise.BackwardType;
+import rankgrad.ltr.pairwise.PairTruncation;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.pairwise.PairwiseBackends;
 import uk.ac.manchester.tornado.api.types.arrays.FloatArray;
@@ -88,6 +89,33 @@ class KernelsAsJavaTest {
             ErrorBound.assertClose("logistic cost", refCost, cost.toHeapArray(), batch.offsets(),
                     ErrorBound.ofPositiveSum(refCost));
             assertEquals(UNTOUCHED, cost.get(n));
+        }
+    }
+
+    @Test
+    void truncatedLambdasEqualReferenceWithAndWithoutScoreDistance() {
+        float[] ranks = new float[n];
+        int[] inputOrder = new int[n];
+        for (int q = 0; q < queries; q++) {
+            for (int i = batch.offsets()[q]; i < batch.offsets()[q + 1]; i++) {
+                inputOrder[i] = i - batch.offsets()[q];
+            }
+        }
+        rankgrad.ltr.Ranking.exactRanks(batch.scores(), batch.offsets(), 0, queries, inputOrder, ranks);
+        for (boolean scoreDistance : new boolean[] {true, false}) {
+            IntArray truncation = new IntArray(2);
+            truncation.set(0, 3);
+            truncation.set(1, scoreDistance ? 1 : 0);
+            FloatArray grad = output();
+            FloatArray lambdas = output();
+            LogisticPairKernels.truncatedLambdas(input(batch.scores()), input(batch.labels()), input(batch.gains()),
+                    input(batch.discounts()), input(ranks), offsets, shape(0), param(1.5f), truncation, grad, lambdas);
+            float[] refGrad = new float[n];
+            float[] refLambdas = new float[n];
+            REFERENCE.logisticPairsF32(1.5f, batch.scores(), batch.labels(), batch.gains(), batch.discounts(),
+                    new PairTruncation(ranks, 3, scoreDistance), batch.offsets(), refGrad, refLambdas);
+            assertBatch(refGrad, grad);
+            assertBatch(refLambdas, lambdas);
         }
     }
 

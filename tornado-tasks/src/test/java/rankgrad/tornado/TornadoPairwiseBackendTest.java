@@ -10,6 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import rankgrad.ltr.pairwise.BackwardType;
+import rankgrad.ltr.pairwise.PairTruncation;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.pairwise.PairwiseBackends;
 import uk.ac.manchester.tornado.api.common.TornadoDevice;
@@ -79,6 +80,8 @@ class TornadoPairwiseBackendTest {
             () -> device.hingeRanksF32(2f, b.scores(), b.labels(), b.offsets(), out),
             () -> device.hingeRankGradientF32(2f, b.scores(), b.labels(), b.offsets(), b.upstream(), out),
             () -> device.logisticPairsF32(1f, b.scores(), b.labels(), b.gains(), b.discounts(), b.offsets(), out, cost),
+            () -> device.logisticPairsF32(1f, b.scores(), b.labels(), b.gains(), b.discounts(),
+                    new PairTruncation(b.discounts(), 3, true), b.offsets(), out, cost),
         };
         for (Runnable call : calls) {
             call.run();

@@ -120,6 +120,41 @@ class LossProperties {
         });
     }
 
+    @Test
+    void lightGbmLambdasWithoutTruncationOrNormalizationAreLambdaRanks() {
+        // With T >= m every pair counts, maxDCG@T = IDCG, and without lambdarank_norm LightGBM's pair
+        // lambda is Burges's: on distinct scores (no tie order to differ) the two gradients agree.
+        qt().withExamples(100).forAll(RankingCases.distinctScores(4, 8), integers().between(1, 3))
+                .checkAssert((c, sigmaTimesTwo) -> {
+                    double sigma = sigmaTimesTwo / 2.0;
+                    double[] lgbm = gradient(LightGbmLambdaRankLoss.create().withTruncation(8).withSigma(sigma)
+                            .withNormalization(false), c.batch(), c.scores());
+                    double[] burges = gradient(LambdaRankLoss.create(3L).withSigma(sigma), c.batch(), c.scores());
+                    for (int i = 0; i < lgbm.length; i++) {
+                        // Rounding of <= 28 terms of size <= sigma, summed in a different order.
+                        assertEquals(burges[i], lgbm[i], ROUNDING, "document " + i + " of" + c);
+                    }
+                });
+    }
+
+    @Test
+    void lightGbmLambdasSumToZeroPerQuery() {
+        qt().withExamples(100).forAll(RankingCases.tiedScores(4, 10), integers().between(1, 5)).checkAssert((c, t) -> {
+            double[] grad = gradient(LightGbmLambdaRankLoss.create().withTruncation(t), c.batch(), c.scores());
+            QueryBatch b = c.batch();
+            for (int q = 0; q < b.queries(); q++) {
+                double sum = 0;
+                double size = 0;
+                for (int i = b.start(q); i < b.start(q) + b.size(q); i++) {
+                    sum += grad[i];
+                    size += Math.abs(grad[i]);
+                }
+                // The normalization scales a query's lambdas by one factor: still equal and opposite.
+                assertEquals(0.0, sum, ROUNDING * (1 + size), "query " + q + " of" + c);
+            }
+        });
+    }
+
     private static void gradientMatchesCentralDifference(Supplier<RankingLoss> make) {
         gradientMatchesCentralDifference(make, 60);
     }

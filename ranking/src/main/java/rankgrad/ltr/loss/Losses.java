@@ -73,6 +73,12 @@ public final class Losses {
                     (n, seed) -> LambdaRankLoss.create(seed)),
             LossFamily.of("lambdarank@k", "lambdarank@(\\d+)", "LambdaRank for NDCG@k", "lambdarank@5",
                     (n, seed) -> LambdaRankLoss.create(seed).withTruncation(integer(n, 1))),
+            LossFamily.of("lambdarank-lgbm@k", "lambdarank-lgbm(?:@(\\d+))?",
+                    "LambdaRank as LightGBM computes it: pairs with a document in the top k (@k optional: 30, "
+                    + "LightGBM's lambdarank_truncation_level), lambdarank_norm",
+                    "lambdarank-lgbm@5", (n, seed) -> n.group(1) == null ? LightGbmLambdaRankLoss.create()
+                            : LightGbmLambdaRankLoss.create().withTruncation(integer(n, 1)))
+                    .without(Property.GRADIENT_OF_VALUE),
             LossFamily.of("ranknet", "ranknet", "pairwise logistic loss (Burges et al. 2005)", "ranknet",
                     (n, seed) -> RankNetLoss.create()),
             LossFamily.of("listnet", "listnet", "top-one cross-entropy of the score and label softmaxes (Cao et al. 2007)",
@@ -104,7 +110,20 @@ public final class Losses {
                     "diffsort-bitonic(?:-(logistic|cauchy|optimal))?(?:@(\\d+))?:(.+)",
                     "the same on the bitonic sorting network (Petersen et al. 2021, 2022)",
                     "diffsort-bitonic@3:10", (n, seed) -> diffsort(SortingNetwork.Kind.BITONIC, n))
-                    .without(Property.PERMUTATION_EQUIVARIANT).without(Property.LINEAR_MEMORY));
+                    .without(Property.PERMUTATION_EQUIVARIANT).without(Property.LINEAR_MEMORY),
+            LossFamily.of("softmax-ce", "softmax-ce",
+                    "cross-entropy of the grades normalized to sum 1 and the score softmax (TF-Ranking's softmax loss)",
+                    "softmax-ce", (n, seed) -> SoftmaxCrossEntropyLoss.create()),
+            LossFamily.of("ndcgloss1@k", "ndcgloss1(?:@(\\d+))?",
+                    "LambdaLoss NDCG-Loss1 over the top k positions, @k optional (Wang et al. 2018; allRank)",
+                    "ndcgloss1", (n, seed) -> truncated(LambdaLoss.ndcgLoss1(seed), n)),
+            LossFamily.of("ndcgloss2@k", "ndcgloss2(?:@(\\d+))?",
+                    "LambdaLoss NDCG-Loss2 over the top k positions, @k optional (Wang et al. 2018; allRank)",
+                    "ndcgloss2@5", (n, seed) -> truncated(LambdaLoss.ndcgLoss2(seed), n)),
+            LossFamily.of("ndcgloss2++@k:MU", "ndcgloss2\\+\\+(?:@(\\d+))?(?::(.+))?",
+                    "LambdaLoss NDCG-Loss2++ with mixing weight MU, @k and :MU optional (MU = 10; Wang et al. 2018)",
+                    "ndcgloss2++:2.5", (n, seed) -> truncated(LambdaLoss.ndcgLoss2PlusPlus(
+                            n.group(2) == null ? LambdaLoss.DEFAULT_MU : number(n, 2), seed), n)));
 
     private static final List<LossFamily> FAMILIES = Stream.concat(NAMED.stream(),
             RankOperators.families().stream().map(Losses::composed)).toList();
@@ -189,6 +208,10 @@ public final class Losses {
         }
         return m.group(3) != null ? RankMetric.precision(integer(loss, m.group(3)))
                 : RankMetric.nerr(integer(loss, m.group(4)));
+    }
+
+    private static LambdaLoss truncated(LambdaLoss loss, MatchResult name) {
+        return name.group(1) == null ? loss : loss.withTruncation(integer(name, 1));
     }
 
     private static BackwardType type(MatchResult name, int group) {

@@ -35,6 +35,10 @@ import rankgrad.ltr.Ranking;
  *       gains} is null (RankNet): scoreGrad_k = -sum_{j: y_j != y_k} u_kj w_kj sigma_s /
  *       (1 + e^{u_kj sigma_s z_kj}) and cost_k = sum_{j: y_k &gt; y_j} w_kj log(1 + e^{-sigma_s
  *       z_kj}); scoreGrad is the gradient of sum_k cost_k with the weights held fixed.</li>
+ *   <li>{@link #logisticPairsF32(float, float[], float[], float[], float[], PairTruncation, int[], float[],
+ *       float[])}: LambdaRank's pair terms as LightGBM selects and normalizes them ({@link
+ *       PairTruncation}); a default on {@link PairwiseBackends#cpu()}, which a device backend may
+ *       override.</li>
  * </ul>
  *
  * <p>Contract (checked for every implementation by the testkit's backend contract suite): results
@@ -86,6 +90,25 @@ public interface PairwiseBackend {
      */
     void logisticPairsF32(float sigma, float[] scores, float[] labels, float[] gains, float[] discounts,
             int[] offsets, float[] scoreGrad, float[] cost);
+
+    /**
+     * LambdaRank pair terms as LightGBM computes them (docs/design.md §3.15; {@link PairTruncation}):
+     * for the pairs of different labels with min(r_k, r_j) &lt;= level, the pair lambda
+     * lambda_kj = sigma_s w_kj sigma(-sigma_s (s_k - s_j)) for y_k &gt; y_j, w_kj = |gain_k - gain_j|
+     * |disc_k - disc_j| (divided by 0.01 + |s_k - s_j| with {@code scoreDistance});
+     * scoreGrad_k = -sum_{y_j &lt; y_k} lambda_kj + sum_{y_j &gt; y_k} lambda_jk, and {@code pairLambdas}_k =
+     * sum_{y_j &lt; y_k} lambda_kj, the lambdas of the pairs document k leads, from which the caller
+     * gets LightGBM's per-query sum for its normalization (line 262: sum_lambdas = 2 sum_k
+     * pairLambdas_k). The default runs on {@link PairwiseBackends#cpu()}.
+     *
+     * @param gains per-document gains (LightGBM's label_gain, 2^y - 1 by default)
+     * @param discounts per-document discounts D(r) / maxDCG@level at the positions of {@code truncation}
+     */
+    default void logisticPairsF32(float sigma, float[] scores, float[] labels, float[] gains, float[] discounts,
+            PairTruncation truncation, int[] offsets, float[] scoreGrad, float[] pairLambdas) {
+        PairwiseBackends.cpu().logisticPairsF32(sigma, scores, labels, gains, discounts, truncation, offsets,
+                scoreGrad, pairLambdas);
+    }
 
     /**
      * Exact ranks by score, ties by smaller tie key first ({@code tieKeys} per query a permutation

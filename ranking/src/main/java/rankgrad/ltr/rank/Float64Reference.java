@@ -52,6 +52,19 @@ public final class Float64Reference {
                 labels, gains, discounts, from, m, rowFrom, rowTo, sigma, scoreGrad, cost));
     }
 
+    /**
+     * LightGBM's LambdaRank pair terms ({@link rankgrad.ltr.pairwise.PairwiseBackend#logisticPairsF32(float,
+     * float[], float[], float[], float[], rankgrad.ltr.pairwise.PairTruncation, int[], float[], float[])})
+     * in float64, with float64 positions {@code ranks}.
+     */
+    public static void truncatedLambdas(double sigma, double[] scores, float[] labels, double[] gains,
+            double[] discounts, double[] ranks, int level, boolean scoreDistance, int[] offsets, double[] scoreGrad,
+            double[] pairLambdas) {
+        WorkPartition.forEachRowSegment(offsets, (from, m, rowFrom, rowTo) -> KERNELS.truncatedLambdasF64(scores,
+                labels, gains, discounts, ranks, level, scoreDistance, from, m, rowFrom, rowTo, sigma, scoreGrad,
+                pairLambdas));
+    }
+
     /** {@link rankgrad.ltr.pairwise.PairwiseBackend#exactRanksF32} for float64 scores (one sort per query). */
     public static void exactRanks(double[] scores, int[] offsets, int[] tieKeys, double[] ranks) {
         Ranking.exactRanks(scores, offsets, 0, offsets.length - 1, tieKeys, ranks);

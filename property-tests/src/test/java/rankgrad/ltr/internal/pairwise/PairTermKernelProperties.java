@@ -8,6 +8,7 @@ import static org.quicktheories.QuickTheory.qt;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
+import org.quicktheories.generators.SourceDSL;
 import org.quicktheories.impl.Constraint;
 import rankgrad.simd.internal.VectorSupport;
 
@@ -114,6 +115,57 @@ class PairTermKernelProperties {
         });
     }
 
+    @Test
+    void vectorTruncatedLambdaKernelsEqualScalar() {
+        qt().withExamples(300).forAll(queries(), SourceDSL.integers().between(1, 40), SourceDSL.booleans().all())
+                .checkAssert((q0, level, scoreDistance) -> {
+                    Query q = withGains(q0);
+                    F32 f = F32.of(q);
+                    float[] ranks = positions(q);
+                    int n = q.s().length;
+                    float[][] grad32 = new float[2][n];
+                    float[][] lambdas32 = new float[2][n];
+                    SCALAR.truncatedLambdasF32(f.s, q.y(), f.gain, f.disc, ranks, level, scoreDistance, q.off(), q.m(),
+                            q.rowFrom(), q.rowTo(), f.alpha, grad32[0], lambdas32[0]);
+                    VECTOR.truncatedLambdasF32(f.s, q.y(), f.gain, f.disc, ranks, level, scoreDistance, q.off(), q.m(),
+                            q.rowFrom(), q.rowTo(), f.alpha, grad32[1], lambdas32[1]);
+                    Truncation t = new Truncation(ranks, level, scoreDistance);
+                    assertClose(q, "truncatedLambdas grad", grad32, Term.LOGISTIC_GRADIENT, t);
+                    assertClose(q, "truncatedLambdas lambdas", lambdas32, Term.LEAD_LAMBDAS, t);
+                });
+    }
+
+    /** LightGBM's pair selection and normalization, for the bound of the truncated kernels. */
+    private record Truncation(float[] ranks, int level, boolean scoreDistance) {
+        boolean counts(int k, int j) {
+            return ranks[k] <= level || ranks[j] <= level;
+        }
+    }
+
+    /** The query with LambdaRank's gains and some discounts where it has RankNet's none. */
+    private static Query withGains(Query q) {
+        if (q.gain() != null) {
+            return q;
+        }
+        int n = q.s().length;
+        double[] gain = new double[n];
+        double[] disc = new double[n];
+        for (int i = 0; i < n; i++) {
+            gain[i] = Math.pow(2, q.y()[i]) - 1;
+            disc[i] = (float) (1 / (Math.log(2 + i) / Math.log(2)));
+        }
+        return new Query(q.s(), q.y(), q.c(), gain, disc, q.off(), q.m(), q.rowFrom(), q.rowTo(), q.alpha());
+    }
+
+    /** Positions 1..m in input order (any positions do: the kernels only compare them with the level). */
+    private static float[] positions(Query q) {
+        float[] ranks = new float[q.s().length];
+        for (int i = 0; i < ranks.length; i++) {
+            ranks[i] = i - q.off() + 1;
+        }
+        return ranks;
+    }
+
     /**
      * A lane computes its row from that row's values and the broadcast column only, so a row gets
      * the same bits whether it is computed with the whole query or alone (in lane 0 of a masked
@@ -124,14 +176,15 @@ class PairTermKernelProperties {
         qt().withExamples(100).forAll(queries()).checkAssert(q -> {
             F32 f = F32.of(q);
             int n = q.s().length;
-            float[][] whole = new float[4][n];
-            float[][] alone = new float[4][n];
+            float[][] whole = new float[6][n];
+            float[][] alone = new float[6][n];
             computeRows(f, q, q.rowFrom(), q.rowTo(), whole);
             for (int k = q.rowFrom(); k < q.rowTo(); k++) {
                 computeRows(f, q, k, k + 1, alone);
             }
-            String[] names = {"hingeRanks", "hingeRankGradient", "logistic grad", "logistic cost"};
-            for (int a = 0; a < 4; a++) {
+            String[] names = {"hingeRanks", "hingeRankGradient", "logistic grad", "logistic cost",
+                "truncated grad", "truncated lambdas"};
+            for (int a = 0; a < names.length; a++) {
                 for (int k = 0; k < n; k++) {
                     assertEquals(Float.floatToIntBits(whole[a][k]), Float.floatToIntBits(alone[a][k]),
                             names[a] + " row " + k);
@@ -144,6 +197,10 @@ class PairTermKernelProperties {
         VECTOR.hingeRanksF32(f.s, q.y(), q.off(), q.m(), rowFrom, rowTo, f.alpha, out[0]);
         VECTOR.hingeRankGradientF32(f.s, q.y(), f.c, q.off(), q.m(), rowFrom, rowTo, f.alpha, out[1]);
         VECTOR.logisticPairsF32(f.s, q.y(), f.gain, f.disc, q.off(), q.m(), rowFrom, rowTo, f.alpha, out[2], out[3]);
+        Query g = withGains(q);
+        F32 gf = F32.of(g);
+        VECTOR.truncatedLambdasF32(gf.s, g.y(), gf.gain, gf.disc, positions(g), 3, true, g.off(), g.m(), rowFrom, rowTo,
+                gf.alpha, out[4], out[5]);
     }
 
     /** The float32 copies of a query's inputs. */
@@ -165,7 +222,7 @@ class PairTermKernelProperties {
     }
 
     /** The pair terms whose magnitudes bound the kernels' differences. */
-    private enum Term { HINGE_RANK, HINGE_GRADIENT, LOGISTIC_GRADIENT, LOGISTIC_COST }
+    private enum Term { HINGE_RANK, HINGE_GRADIENT, LOGISTIC_GRADIENT, LOGISTIC_COST, LEAD_LAMBDAS }
 
     /**
      * Scalar (index 0) and vector (index 1) outputs agree: rows outside [rowFrom, rowTo) are not
@@ -174,6 +231,10 @@ class PairTermKernelProperties {
      * {@link #rowBound}.
      */
     private static void assertClose(Query q, String what, float[][] f32, Term term) {
+        assertClose(q, what, f32, term, null);
+    }
+
+    private static void assertClose(Query q, String what, float[][] f32, Term term, Truncation truncation) {
         for (int k = 0; k < q.s().length; k++) {
             if (k < q.rowFrom() || k >= q.rowTo()) {
                 assertEquals(0, Float.floatToIntBits(f32[1][k]), what + "F32 wrote row " + k + " outside the rows");
@@ -182,7 +243,7 @@ class PairTermKernelProperties {
             if (!Float.isFinite(f32[0][k])) {
                 assertEquals(f32[0][k], f32[1][k], what + "F32 row " + k);
             } else {
-                double tol = rowBound(q, k, term, EPS_F32, Float.MIN_NORMAL);
+                double tol = rowBound(q, k, term, truncation, EPS_F32, Float.MIN_NORMAL);
                 if (!(Math.abs(f32[1][k] - f32[0][k]) <= tol)) {
                     fail(what + "F32 row " + k + ": vector " + f32[1][k] + ", scalar " + f32[0][k] + ", tol " + tol);
                 }
@@ -203,9 +264,10 @@ class PairTermKernelProperties {
      * rounded g and loses 1 - g to cancellation when g is near 1, an absolute error up to 2 eps a
      * (|c_k| + |c_j|) that the vector form -a e / (1 + e)^2 does not have (doubled for margin).
      * tiny = the smallest normal: the scalar float32 sigmoid rounds results below e^-88 to 0
-     * where the vector one keeps them as subnormals.
+     * where the vector one keeps them as subnormals. With a {@code truncation}, only its pairs
+     * count and the weight is divided by 0.01 + |x| (one more rounding, within the 16 eps).
      */
-    private static double rowBound(Query q, int k, Term term, double eps, double tiny) {
+    private static double rowBound(Query q, int k, Term term, Truncation truncation, double eps, double tiny) {
         double bound = 0;
         double a = q.alpha();
         for (int j = q.off(); j < q.off() + q.m(); j++) {
@@ -213,6 +275,13 @@ class PairTermKernelProperties {
             double yk = q.y()[k];
             double yj = q.y()[j];
             boolean tangent = yk > yj && x < 0 || yk < yj && x > 0;
+            if (truncation != null && !truncation.counts(k, j)) {
+                continue;
+            }
+            double w = weight(q, k, j);
+            if (truncation != null && truncation.scoreDistance()) {
+                w /= 0.01 + Math.abs(x);
+            }
             double t;
             double p = 0;
             double extra = 0;
@@ -227,8 +296,9 @@ class PairTermKernelProperties {
                     p = tangent ? 0 : t;
                     extra = 4 * a * (Math.abs(q.c()[k]) + Math.abs(q.c()[j]));
                 }
-                case LOGISTIC_GRADIENT -> t = yk == yj ? 0 : weight(q, k, j) * a * sigmoid(yk > yj ? -a * x : a * x);
-                case LOGISTIC_COST -> t = yk > yj ? weight(q, k, j) * softplus(-a * x) : 0;
+                case LOGISTIC_GRADIENT -> t = yk == yj ? 0 : w * a * sigmoid(yk > yj ? -a * x : a * x);
+                case LOGISTIC_COST -> t = yk > yj ? w * softplus(-a * x) : 0;
+                case LEAD_LAMBDAS -> t = yk > yj ? w * a * sigmoid(-a * x) : 0;
                 default -> throw new AssertionError(term);
             }
             bound += (q.m() + 16) * Math.abs(t) + 2 * Math.abs(a * x) * p + extra;

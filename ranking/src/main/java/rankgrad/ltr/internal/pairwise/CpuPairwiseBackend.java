@@ -4,6 +4,7 @@ import java.util.Objects;
 import rankgrad.simd.Parallel;
 import rankgrad.ltr.Ranking;
 import rankgrad.ltr.pairwise.BackwardType;
+import rankgrad.ltr.pairwise.PairTruncation;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 
 /**
@@ -108,6 +109,14 @@ public sealed class CpuPairwiseBackend implements PairwiseBackend permits CpuPai
             int[] offsets, float[] scoreGrad, float[] cost) {
         WorkPartition.forEachRowSegment(offsets, (from, m, rowFrom, rowTo) -> kernels.logisticPairsF32(scores, labels, gains,
                 discounts, from, m, rowFrom, rowTo, sigma, scoreGrad, cost));
+    }
+
+    @Override
+    public void logisticPairsF32(float sigma, float[] scores, float[] labels, float[] gains, float[] discounts,
+            PairTruncation truncation, int[] offsets, float[] scoreGrad, float[] pairLambdas) {
+        WorkPartition.forEachRowSegment(offsets, (from, m, rowFrom, rowTo) -> kernels.truncatedLambdasF32(scores,
+                labels, gains, discounts, truncation.ranks(), truncation.level(), truncation.scoreDistance(), from, m,
+                rowFrom, rowTo, sigma, scoreGrad, pairLambdas));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package rankgrad.ltr.internal.pairwise;
 
 import rankgrad.ltr.pairwise.BackwardType;
+import rankgrad.ltr.pairwise.PairwiseBackend;
 
 /**
  * The inner loops of the O(m^2) rank computations: for a block of rows k of one query, the sum
@@ -69,5 +70,16 @@ public interface PairKernels {
      */
     void logisticPairsF32(float[] s, float[] y, float[] gain, float[] disc, int off, int m, int rowFrom, int rowTo,
             float sigma, float[] grad, float[] cost);
+
+    /**
+     * LightGBM's LambdaRank pair terms ({@link PairwiseBackend#logisticPairsF32(float, float[], float[],
+     * float[], float[], rankgrad.ltr.pairwise.PairTruncation, int[], float[], float[])}): for j with
+     * y_j != y_k and min(rank_k, rank_j) &lt;= level, w = |gain_k - gain_j| |disc_k - disc_j|, divided
+     * by 0.01f + |s_k - s_j| when {@code scoreDistance}, z = sigma_s (s_k - s_j); t = w sigma_s
+     * sigma(-z) for y_k &gt; y_j: grad[k] -= t, lambdas[k] += t; t = w sigma_s sigma(z) for y_k &lt; y_j:
+     * grad[k] += t.
+     */
+    void truncatedLambdasF32(float[] s, float[] y, float[] gain, float[] disc, float[] rank, int level,
+            boolean scoreDistance, int off, int m, int rowFrom, int rowTo, float sigma, float[] grad, float[] lambdas);
 
 }

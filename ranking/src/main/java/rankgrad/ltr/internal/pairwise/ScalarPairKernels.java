@@ -1,6 +1,7 @@
 package rankgrad.ltr.internal.pairwise;
 
 import rankgrad.ltr.pairwise.BackwardType;
+import rankgrad.ltr.pairwise.PairTruncation;
 
 /**
  * Plain-Java pair kernels: the reference every SIMD kernel is tested against, the fallback when
@@ -174,6 +175,65 @@ public final class ScalarPairKernels implements PairKernels {
             }
             grad[k] = g;
             cost[k] = c;
+        }
+    }
+
+    @Override
+    public void truncatedLambdasF32(float[] s, float[] y, float[] gain, float[] disc, float[] rank, int level,
+            boolean scoreDistance, int off, int m, int rowFrom, int rowTo, float sigma, float[] grad, float[] lambdas) {
+        for (int k = rowFrom; k < rowTo; k++) {
+            float g = 0f;
+            float c = 0f;
+            for (int j = off; j < off + m; j++) {
+                if (y[j] == y[k] || (rank[k] > level && rank[j] > level)) {
+                    continue;
+                }
+                float w = Math.abs(gain[k] - gain[j]) * Math.abs(disc[k] - disc[j]);
+                float d = s[k] - s[j];
+                if (scoreDistance) {
+                    w = w / (0.01f + Math.abs(d));
+                }
+                float z = sigma * d;
+                if (y[k] > y[j]) {
+                    float t = w * sigma * sigmoid(-z);
+                    g -= t;
+                    c += t;
+                } else {
+                    g += w * sigma * sigmoid(z);
+                }
+            }
+            grad[k] = g;
+            lambdas[k] = c;
+        }
+    }
+
+    /** The float64 form of {@link #truncatedLambdasF32} (see {@link rankgrad.ltr.rank.Float64Reference}). */
+    public void truncatedLambdasF64(double[] s, float[] y, double[] gain, double[] disc, double[] rank, int level,
+            boolean scoreDistance, int off, int m, int rowFrom, int rowTo, double sigma, double[] grad,
+            double[] lambdas) {
+        for (int k = rowFrom; k < rowTo; k++) {
+            double g = 0.0;
+            double c = 0.0;
+            for (int j = off; j < off + m; j++) {
+                if (y[j] == y[k] || (rank[k] > level && rank[j] > level)) {
+                    continue;
+                }
+                double w = Math.abs(gain[k] - gain[j]) * Math.abs(disc[k] - disc[j]);
+                double d = s[k] - s[j];
+                if (scoreDistance) {
+                    w = w / (PairTruncation.SCORE_DISTANCE_OFFSET + Math.abs(d));
+                }
+                double z = sigma * d;
+                if (y[k] > y[j]) {
+                    double t = w * sigma * sigmoid(-z);
+                    g -= t;
+                    c += t;
+                } else {
+                    g += w * sigma * sigmoid(z);
+                }
+            }
+            grad[k] = g;
+            lambdas[k] = c;
         }
     }
 

@@ -82,4 +82,42 @@ final class VectorLogisticKernels {
         }
     }
 
+    /**
+     * LightGBM's LambdaRank ({@link PairKernels#truncatedLambdasF32}): LambdaRank's lanes, masked to
+     * the pairs with a document within the top {@code level} positions, the weight optionally divided
+     * by 0.01f + |s_k - s_j|, and the lead lanes' pair lambdas summed into {@code lambdas}.
+     */
+    static void truncatedLambdasF32(float[] s, float[] y, float[] gain, float[] disc, float[] rank, int level,
+            boolean scoreDistance, int off, int m, int rowFrom, int rowTo, float sigma, float[] grad, float[] lambdas) {
+        FloatVector one = FloatVector.broadcast(F, 1f);
+        VectorMask<Float> all = F.maskAll(true);
+        for (int kb = rowFrom; kb < rowTo; kb += F.length()) {
+            VectorMask<Float> rows = F.indexInRange(kb, rowTo);
+            FloatVector sk = FloatVector.fromArray(F, s, kb, rows);
+            FloatVector yk = FloatVector.fromArray(F, y, kb, rows);
+            FloatVector gk = FloatVector.fromArray(F, gain, kb, rows);
+            FloatVector dk = FloatVector.fromArray(F, disc, kb, rows);
+            VectorMask<Float> topK = FloatVector.fromArray(F, rank, kb, rows).compare(VectorOperators.LE, level);
+            FloatVector g = FloatVector.zero(F);
+            FloatVector c = FloatVector.zero(F);
+            for (int j = off; j < off + m; j++) {
+                VectorMask<Float> pairs = rank[j] <= level ? all : topK;
+                VectorMask<Float> lead = yk.compare(VectorOperators.GT, y[j]).and(pairs);
+                VectorMask<Float> trail = yk.compare(VectorOperators.LT, y[j]).and(pairs);
+                FloatVector w = gk.sub(gain[j]).abs().mul(dk.sub(disc[j]).abs());
+                FloatVector d = sk.sub(s[j]);
+                if (scoreDistance) {
+                    w = w.div(d.abs().add(0.01f));
+                }
+                FloatVector v = d.mul(sigma).lanewise(VectorOperators.NEG, lead);
+                FloatVector e = VectorMath.exp(v.abs().neg());
+                FloatVector r = one.div(one.add(e));
+                FloatVector t = w.mul(sigma).mul(r.blend(e.mul(r), v.compare(VectorOperators.LT, 0f)));
+                g = g.sub(t, lead).add(t, trail);
+                c = c.add(t, lead);
+            }
+            g.intoArray(grad, kb, rows);
+            c.intoArray(lambdas, kb, rows);
+        }
+    }
 }

@@ -72,6 +72,13 @@ final class VectorPairKernels implements PairKernels {
         }
     }
 
+    @Override
+    public void truncatedLambdasF32(float[] s, float[] y, float[] gain, float[] disc, float[] rank, int level,
+            boolean scoreDistance, int off, int m, int rowFrom, int rowTo, float sigma, float[] grad, float[] lambdas) {
+        VectorLogisticKernels.truncatedLambdasF32(s, y, gain, disc, rank, level, scoreDistance, off, m, rowFrom, rowTo,
+                sigma, grad, lambdas);
+    }
+
     // Each public method dispatches to a method holding both loops for one case, taking and
     // returning no vectors: if C2 declines to inline a call, vectors crossing it would be boxed.
 
