@@ -222,8 +222,7 @@ final class CompareCommand implements Callable<Integer> {
             va = LetorReader.read(valid, tr.features(), read);
         } else {
             QuerySplit.HoldOut h = QuerySplit.holdOut(tr, splitValid, training.seed);
-            heldOut = String.format(Locale.ROOT, "validation: %s of the training queries held out, seed %d", splitValid,
-                    training.seed);
+            heldOut = HeldOutQueries.describe(splitValid, training.seed);
             o.printf(Locale.ROOT, "held out %d of %d training queries for validation (--split-valid %s, seed %d); wrote"
                     + " their ids to %s%n", h.valid().size(), tr.size(), splitValid, training.seed,
                     HeldOutQueries.write(out, h.valid()));

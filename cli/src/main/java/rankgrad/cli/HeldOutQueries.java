@@ -2,6 +2,7 @@ package rankgrad.cli;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Locale;
 import rankgrad.ltr.data.Dataset;
 import rankgrad.ltr.data.Query;
 import rankgrad.ltr.io.AtomicWrite;
@@ -18,6 +19,11 @@ final class HeldOutQueries {
     static final String FILE = "valid-qids.txt";
 
     private HeldOutQueries() {
+    }
+
+    /** The split as a model's info and the run fingerprint record it. */
+    static String describe(double fraction, long seed) {
+        return String.format(Locale.ROOT, "validation: %s of the training queries held out, seed %d", fraction, seed);
     }
 
     /** Writes the query ids of {@code valid} to {@code folder}/{@value #FILE} and returns that path. */

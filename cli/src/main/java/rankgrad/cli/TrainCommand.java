@@ -122,8 +122,7 @@ final class TrainCommand implements Callable<Integer> {
             va = LetorReader.read(valid, tr.features(), read);
         } else {
             QuerySplit.HoldOut h = QuerySplit.holdOut(tr, splitValid, training.seed);
-            split = String.format(Locale.ROOT, "validation: %s of the training queries held out, seed %d", splitValid,
-                    training.seed);
+            split = HeldOutQueries.describe(splitValid, training.seed);
             o.printf(Locale.ROOT, "held out %d of %d training queries for validation (--split-valid %s, seed %d); wrote"
                     + " their ids to %s%n", h.valid().size(), tr.size(), splitValid, training.seed,
                     HeldOutQueries.write(out, h.valid()));
