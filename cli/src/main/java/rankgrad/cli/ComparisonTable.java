@@ -139,6 +139,10 @@ final class ComparisonTable {
         return cells[row][column];
     }
 
+    String rowHeader() {
+        return rowHeader;
+    }
+
     List<String> rows() {
         return rows;
     }
@@ -179,12 +183,24 @@ final class ComparisonTable {
         for (int r = 0; r < rows.size(); r++) {
             text[r + 1][0] = rows.get(r);
             for (int c = 0; c < columns.size(); c++) {
-                Cell cell = cells[r][c];
-                String v = fmt(cell.mean()) + " ± " + fmt(cell.halfWidth());
-                text[r + 1][c + 1] = cell.best() ? "**" + v + "**" : cell.worse() ? v + " " + WORSE : v;
+                text[r + 1][c + 1] = cellText(cells[r][c], true);
             }
         }
-        int[] width = new int[columns.size() + 1 + extra];
+        return layout(text);
+    }
+
+    /** A cell as the Markdown table shows it: {@code mean ± half-width}, bold (where asked) when best, else the marker when worse. */
+    static String cellText(Cell cell, boolean boldBest) {
+        String v = fmt(cell.mean()) + " ± " + fmt(cell.halfWidth());
+        return boldBest && cell.best() ? "**" + v + "**" : cell.worse() ? v + " " + WORSE : v;
+    }
+
+    /**
+     * A Markdown table of {@code text} (row 0 the header): the first column left-aligned, the
+     * others right-aligned, every cell padded to its column's width so that it also reads as text.
+     */
+    static String layout(String[][] text) {
+        int[] width = new int[text[0].length];
         for (String[] line : text) {
             for (int c = 0; c < line.length; c++) {
                 width[c] = Math.max(width[c], Math.max(4, line[c].length()));
@@ -240,7 +256,7 @@ final class ComparisonTable {
         return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.4f", v);
     }
 
-    private static String csvNumber(String format, double v) {
+    static String csvNumber(String format, double v) {
         return Double.isNaN(v) ? "" : String.format(Locale.ROOT, format, v);
     }
 }

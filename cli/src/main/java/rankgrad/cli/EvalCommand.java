@@ -58,6 +58,11 @@ final class EvalCommand implements Callable<Integer> {
             + " repeatable")
     List<Path> scores = new ArrayList<>();
 
+    @Option(names = "--name", paramLabel = "NAME", description = "a row's name instead of its file's path; repeatable:"
+            + " the k-th --name names the k-th input in the order --model, --run and --scores appear on the command line"
+            + " (give one per input)")
+    List<String> names = new ArrayList<>();
+
     @Option(names = "--data", description = "LETOR/SVMlight file: the grades (and the features for --model)")
     Path data;
 
@@ -125,19 +130,20 @@ final class EvalCommand implements Callable<Integer> {
         if (all.stream().map(Path::toString).distinct().count() < all.size()) {
             throw bad("an input is given twice: " + all);
         }
+        Map<Path, String> rowName = rowNames(all);
         MetricConventions conv = MetricConventions.defaults().withNoRelevant(noRelevant).withYmax(ymax).withGain(gain);
         LetorOptions read = input.options(list, ymax);
         Judgments judgments = data != null ? Judgments.readLetor(data, read, new DocIds(null))
                 : Judgments.readQrels(qrels, LetorInputOptions.needsYmax(list) ? ymax : Double.POSITIVE_INFINITY);
         Map<String, Run> named = new LinkedHashMap<>();
         for (Path m : models) {
-            add(named, m.toString(), modelRun(m, read));
+            add(named, rowName.get(m), modelRun(m, read));
         }
         for (Path r : runs) {
-            add(named, r.toString(), Run.read(r));
+            add(named, rowName.get(r), Run.read(r));
         }
         for (Path s : scores) {
-            add(named, s.toString(), Run.ofScoreLines(s, judgments));
+            add(named, rowName.get(s), Run.ofScoreLines(s, judgments));
         }
         PrintWriter out = spec.commandLine().getOut();
         List<RunEvaluation> evaluations = new ArrayList<>();
@@ -145,7 +151,8 @@ final class EvalCommand implements Callable<Integer> {
             evaluations.add(RunEvaluation.of(judgments, r, ties));
         }
         RunEvaluation first = evaluations.get(0);
-        out.printf(Locale.ROOT, "%s on %s (%d queries, %d documents)%n", inputs == 1 ? first.run() : inputs + " rankers",
+        List<String> rows = List.copyOf(named.keySet());
+        out.printf(Locale.ROOT, "%s on %s (%d queries, %d documents)%n", inputs == 1 ? rows.get(0) : inputs + " rankers",
                 judgments.source(), first.qids().size(), first.batch().documents());
         out.println("conventions: " + describe(conv));
         double[][][] values = new double[evaluations.size()][list.size()][];
@@ -154,8 +161,8 @@ final class EvalCommand implements Callable<Integer> {
                 values[r][c] = evaluations.get(r).perQuery(list.get(c), conv);
             }
         }
-        for (RunEvaluation e : evaluations) {
-            out.println((inputs == 1 ? "" : e.run() + ": ") + e.coverage().describe());
+        for (int r = 0; r < evaluations.size(); r++) {
+            out.println((inputs == 1 ? "" : rows.get(r) + ": ") + evaluations.get(r).coverage().describe());
         }
         if (inputs == 1) {
             for (int c = 0; c < list.size(); c++) {
@@ -163,7 +170,7 @@ final class EvalCommand implements Callable<Integer> {
                         conv.withTies(ties.metricTies())).mean());
             }
         } else {
-            ComparisonTable table = ComparisonTable.of("ranker", List.copyOf(named.keySet()), list.stream().map(Metric::toString)
+            ComparisonTable table = ComparisonTable.of("ranker", rows, list.stream().map(Metric::toString)
                     .toList(), values);
             out.printf("%n%s%n%s%n", table.markdown(), ComparisonTable.legend());
         }
@@ -185,6 +192,42 @@ final class EvalCommand implements Callable<Integer> {
     private String describe(MetricConventions conv) {
         String text = conv.withTies(ties.metricTies()).describe();
         return "ties=" + ties.describe() + text.substring(text.indexOf(';'));
+    }
+
+    /**
+     * Each input's row name: its path, or with --name the name at its position among the inputs as
+     * the command line gives them (picocli's matched arguments keep that order, a repeated option
+     * once per occurrence).
+     */
+    private Map<Path, String> rowNames(List<Path> inputs) {
+        Map<Path, String> byInput = new LinkedHashMap<>();
+        if (names.isEmpty()) {
+            inputs.forEach(p -> byInput.put(p, p.toString()));
+            return byInput;
+        }
+        if (names.size() != inputs.size()) {
+            throw bad(names.size() + " --name for " + inputs.size() + " inputs: give one --name per --model, --run and"
+                    + " --scores, in their order on the command line");
+        }
+        if (names.stream().distinct().count() < names.size()) {
+            throw bad("--name: a name is given twice: " + names);
+        }
+        for (String n : names) {
+            if (n.isBlank() || n.contains("|") || !n.equals(n.strip())) {
+                throw bad("--name '" + n + "': a row name must be non-blank, without '|' and without leading or trailing"
+                        + " spaces (it is a cell of the table)");
+            }
+        }
+        Map<String, Integer> next = new LinkedHashMap<>();
+        Map<String, List<Path>> byOption = Map.of("--model", models, "--run", runs, "--scores", scores);
+        int k = 0;
+        for (CommandLine.Model.ArgSpec arg : spec.commandLine().getParseResult().matchedArgs()) {
+            if (arg instanceof CommandLine.Model.OptionSpec option && byOption.containsKey(option.longestName())) {
+                int i = next.merge(option.longestName(), 1, Integer::sum) - 1;
+                byInput.put(byOption.get(option.longestName()).get(i), names.get(k++));
+            }
+        }
+        return byInput;
     }
 
     private static void add(Map<String, Run> named, String name, Run run) {

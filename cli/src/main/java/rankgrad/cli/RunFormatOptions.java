@@ -9,7 +9,8 @@ import picocli.CommandLine.Option;
  * run {@code qid Q0 docid rank score tag} whose tag is one word.
  */
 public final class RunFormatOptions {
-    private static final String DEFAULT_TAG = "rankgrad";
+    /** The run tag when --tag is not given. */
+    static final String DEFAULT_TAG = "rankgrad";
 
     /** The output formats. */
     public enum Format {
@@ -42,12 +43,21 @@ public final class RunFormatOptions {
      * and a tag that is not one word, with a {@link CommandLine.ParameterException}.
      */
     public String runTag() {
-        if (tag != null && format != Format.trec) {
-            throw new CommandLine.ParameterException(command.commandLine(), "--tag applies to --format trec only");
+        return checkTag(command.commandLine(), tag, format == Format.trec);
+    }
+
+    /**
+     * {@code tag} (null: the default) as the run tag of a TREC run, refusing a tag without
+     * {@code trec} and a tag that is not one word with a {@link CommandLine.ParameterException}
+     * of {@code command}.
+     */
+    static String checkTag(CommandLine command, String tag, boolean trec) {
+        if (tag != null && !trec) {
+            throw new CommandLine.ParameterException(command, "--tag applies to --format trec only");
         }
         String runTag = tag == null ? DEFAULT_TAG : tag;
         if (!runTag.matches("\\S+")) {
-            throw new CommandLine.ParameterException(command.commandLine(), "--tag '" + runTag
+            throw new CommandLine.ParameterException(command, "--tag '" + runTag
                     + "' must be one word without spaces (it is a column of the run)");
         }
         return runTag;

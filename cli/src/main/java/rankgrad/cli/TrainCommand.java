@@ -56,7 +56,8 @@ final class TrainCommand implements Callable<Integer> {
     FeatureOption featureOption;
 
     @Option(names = "--split-valid", paramLabel = "FRACTION", description = "without --valid: hold out this fraction of"
-            + " the training queries for validation (by query, shuffled with --seed)")
+            + " the training queries for validation (by query, shuffled with --seed; their ids go to OUT/"
+            + HeldOutQueries.FILE + ")")
     Double splitValid;
 
     @Option(names = "--folds", paramLabel = "K", description = "K-fold cross-validation on the training file (by query,"
@@ -121,10 +122,10 @@ final class TrainCommand implements Callable<Integer> {
             va = LetorReader.read(valid, tr.features(), read);
         } else {
             QuerySplit.HoldOut h = QuerySplit.holdOut(tr, splitValid, training.seed);
-            split = String.format(Locale.ROOT, "validation: %s of the training queries held out, seed %d", splitValid,
-                    training.seed);
-            o.printf(Locale.ROOT, "held out %d of %d training queries for validation (--split-valid %s, seed %d)%n",
-                    h.valid().size(), tr.size(), splitValid, training.seed);
+            split = HeldOutQueries.describe(splitValid, training.seed);
+            o.printf(Locale.ROOT, "held out %d of %d training queries for validation (--split-valid %s, seed %d); wrote"
+                    + " their ids to %s%n", h.valid().size(), tr.size(), splitValid, training.seed,
+                    HeldOutQueries.write(out, h.valid()));
             tr = h.train();
             va = h.valid();
         }
@@ -164,7 +165,7 @@ final class TrainCommand implements Callable<Integer> {
                 training.ensemble, training.architecture(), loss, tr.size(), selection);
         Ensemble e = TrainingRun.executeEnsemble(training.ensemble, seed -> model(subset, tr, split, seed), loss, config,
                 tr, va, te, out, () -> new Progress(o, System.console() != null, config.epochs(), selection.toString()),
-                training.fresh, o);
+                training.fresh, o).ensemble();
         o.printf(Locale.ROOT, "ensemble valid %s %.4f%n", selection, ((Map<?, ?>) e.info().get("validation")).get(
                 selection.toString()));
         if (te != null) {

@@ -2,9 +2,11 @@ package rankgrad.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import java.nio.file.Files;
@@ -30,8 +32,9 @@ import rankgrad.ltr.train.TrainingResult;
  * One gradient training run as the commands do it: train with progress (the test set evaluated
  * each epoch), then write {@code model.json}, {@code metrics.csv} and {@code curves.png} into a
  * folder, keeping {@code checkpoint.json} there so that a killed run resumes. The wall time of each
- * epoch this process trained goes to {@code timings.csv} beside them (kept out of
- * {@code metrics.csv}, which is the same bits for the same run). The caller holds the folder's
+ * epoch goes to {@code timings.csv} beside them (kept out of {@code metrics.csv}, which is the same
+ * bits for the same run), rewritten after every epoch so that a resumed run keeps the times of the
+ * epochs an earlier invocation trained. The caller holds the folder's
  * {@link rankgrad.ltr.train.RunLock}.
  */
 final class TrainingRun {
@@ -40,8 +43,15 @@ final class TrainingRun {
     /** Per-epoch wall times in a run's folder, for benchmarks (scripts/bench-epoch). */
     static final String TIMINGS = "timings.csv";
 
-    /** What a run produced: the trained model (best epoch), the result, its curves. */
-    record Outcome(RankingModel model, TrainingResult result, Curves.Run curves) {
+    /**
+     * What a run produced: the trained model (best epoch), the result, its curves, and the seconds
+     * earlier invocations spent on the epochs this one resumed (0 for a run from the start).
+     */
+    record Outcome(RankingModel model, TrainingResult result, Curves.Run curves, double earlierSeconds) {
+    }
+
+    /** An ensemble and the seconds earlier invocations spent on its members' resumed epochs. */
+    record EnsembleOutcome(Ensemble ensemble, double earlierSeconds) {
     }
 
     private TrainingRun() {
@@ -59,11 +69,19 @@ final class TrainingRun {
             Files.deleteIfExists(checkpoint);
         }
         RankingLoss loss = Losses.parse(lossName, config.seed());
+        Map<Integer, Double> earlier = fresh ? Map.of() : EpochTimes.read(outDir.resolve(TIMINGS));
+        // Each epoch's seconds: those of the epochs resumed (from an earlier invocation's timings), then this one's.
+        Map<Integer, Double> times = new TreeMap<>();
         TrainingResult result;
         try {
             result = Trainer.of(config.withCheckpoint(checkpoint)).fit(model, loss, train, valid, test, new TrainingListener() {
                 @Override
                 public void resumed(Path file, List<EpochResult> done, boolean finished) {
+                    for (EpochResult r : done) {
+                        if (earlier.containsKey(r.epoch())) {
+                            times.put(r.epoch(), earlier.get(r.epoch()));
+                        }
+                    }
                     if (!done.isEmpty()) {
                         Interruption.checkpointed(file, done.get(done.size() - 1).epoch(), config.epochs());
                     }
@@ -78,6 +96,12 @@ final class TrainingRun {
                 @Override
                 public void epochDone(EpochResult r) {
                     Interruption.checkpointed(checkpoint, r.epoch(), config.epochs());
+                    times.put(r.epoch(), r.seconds());
+                    try {
+                        AtomicWrite.writeString(outDir.resolve(TIMINGS), EpochTimes.csv(times, train.documents()));
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e.getMessage(), e);
+                    }
                     progress.epoch(r, false);
                 }
             });
@@ -101,9 +125,15 @@ final class TrainingRun {
         }
         ModelFile.write(model, outDir.resolve("model.json"));
         AtomicWrite.writeString(outDir.resolve("metrics.csv"), csv.toString());
-        AtomicWrite.writeString(outDir.resolve(TIMINGS), timings(result.history(), train.documents()));
+        AtomicWrite.writeString(outDir.resolve(TIMINGS), EpochTimes.csv(times, train.documents()));
         Curves.write(List.of(curves), metric, true, outDir.resolve("curves.png"));
-        return new Outcome(model, result, curves);
+        double resumed = 0;
+        for (EpochResult r : result.history()) {
+            if (r.seconds() == 0 && times.containsKey(r.epoch())) {
+                resumed += times.get(r.epoch());
+            }
+        }
+        return new Outcome(model, result, curves, resumed);
     }
 
     /**
@@ -111,17 +141,19 @@ final class TrainingRun {
      * {@code config.seed() + i - 1} and trained with that seed into {@code outDir/member-i} (each
      * resumable on its own), and writes their {@link Ensemble} to {@code outDir/model.json}.
      */
-    static Ensemble executeEnsemble(int k, LongFunction<RankingModel> modelForSeed, String lossName, TrainingConfig config,
+    static EnsembleOutcome executeEnsemble(int k, LongFunction<RankingModel> modelForSeed, String lossName, TrainingConfig config,
             Dataset train, Dataset valid, Dataset test, Path outDir, Supplier<Progress> progress, boolean fresh,
             PrintWriter o) throws IOException {
         List<RankingModel> members = new ArrayList<>();
         List<Object> memberInfo = new ArrayList<>();
+        double resumed = 0;
         for (int i = 1; i <= k; i++) {
             long seed = config.seed() + i - 1;
             o.printf(Locale.ROOT, "-- ensemble member %d of %d (seed %d)%n", i, k, seed);
             Outcome r = execute(modelForSeed.apply(seed), lossName, config.withSeed(seed), train, valid, test,
                     OutputFolder.subfolder(outDir, "member-" + i), progress.get(), fresh);
             o.println(r.result().message());
+            resumed += r.earlierSeconds();
             members.add(r.model());
             // Ordered (not Map.of, whose order varies between JVM runs): the same ensemble gives the same bytes.
             Map<String, Object> info = new LinkedHashMap<>();
@@ -138,22 +170,7 @@ final class TrainingRun {
         e.info().put("validation", Map.of(selection.toString(), selection.evaluate(e.scorer().scoreNormalized(va),
                 va.labelBatch(va.allQueries()), config.conventions()).mean()));
         ModelFile.write(e, outDir.resolve("model.json"));
-        return e;
-    }
-
-    /**
-     * "epoch,seconds,documents_per_second": one row per epoch this process trained (an epoch read
-     * back from a checkpoint has no time and no row); seconds is the epoch's wall time, training
-     * and validation, and documents/s the training documents over it.
-     */
-    static String timings(List<EpochResult> history, long documents) {
-        StringBuilder csv = new StringBuilder("epoch,seconds,documents_per_second\n");
-        for (EpochResult r : history) {
-            if (r.seconds() > 0) {
-                csv.append(String.format(Locale.ROOT, "%d,%.6f,%.0f%n", r.epoch(), r.seconds(), documents / r.seconds()));
-            }
-        }
-        return csv.toString();
+        return new EnsembleOutcome(e, resumed);
     }
 
     /** "test ndcg@5 0.7737 at epoch 5": the test value of the best epoch, or null without one. */

@@ -68,22 +68,40 @@ class CompareCommandTest {
         assertTrue(md.contains("(24 in all"), "12 test queries of each of the two folds are pooled: " + md);
         assertTrue(r.out().contains(md), "the report is printed as written");
         assertTrue(r.out().contains("conventions: " + MetricConventions.defaults().describe()), r.out());
-        assertTrue(r.out().contains(ComparisonTable.legend()), r.out());
+        assertFalse(r.out().contains(ComparisonTable.legend()), "compare says its own rule, not the test-bold legend of eval");
         List<String> tableLines = md.lines().filter(l -> l.startsWith("|")).toList();
         assertEquals(2 + LOSSES.length, tableLines.size(), md);
         String[] header = cells(tableLines.get(0));
-        assertArrayEquals(concat("loss", METRICS), Arrays.copyOf(header, header.length - 1));
+        String[] testHeader = Arrays.stream(METRICS).map(m -> "test " + m).toArray(String[]::new);
+        assertArrayEquals(concat("loss", concat("valid ndcg@5", testHeader)), Arrays.copyOf(header, header.length - 1));
         assertEquals("seconds", header[header.length - 1]);
+        assertTrue(md.contains("Selected on validation ndcg@5: each run's epoch, and the row to choose; best validation in"
+                + " bold"), "the table says its selection rule: " + md);
 
         List<String> csv = Files.readAllLines(out.resolve("compare.csv"));
-        assertEquals("loss,metric,mean,ci95,p_vs_best,worse_than_best,seconds", csv.get(0));
+        assertEquals("loss,metric,mean,ci95,p_vs_best,worse_than_best,seconds,valid_mean,valid_ci95,selected", csv.get(0));
         assertEquals(1 + LOSSES.length * METRICS.length, csv.size());
         Map<String, String[]> byKey = new HashMap<>();
         for (String line : csv.subList(1, csv.size())) {
             String[] f = line.split(",", -1);
-            assertEquals(7, f.length, line);
+            assertEquals(10, f.length, line);
             assertTrue(Double.parseDouble(f[6]) > 0, "seconds of the row's runs: " + line);
             byKey.put(f[0] + " " + f[1], f);
+        }
+        double bestValid = Double.NEGATIVE_INFINITY;
+        for (String loss : LOSSES) {
+            bestValid = Math.max(bestValid, Double.parseDouble(byKey.get(loss + " ndcg@5")[7]));
+        }
+        for (int l = 0; l < LOSSES.length; l++) {
+            String validCell = cells(tableLines.get(2 + l))[1];
+            String[] f = byKey.get(LOSSES[l] + " ndcg@5");
+            boolean selected = Double.parseDouble(f[7]) == bestValid;
+            assertEquals(selected, validCell.startsWith("**") && validCell.endsWith("**"), "bold marks the best validation: "
+                    + validCell);
+            assertTrue(validCell.contains(f[7].substring(0, 5)), validCell + " shows the validation mean " + f[7]);
+            for (int c = 0; c < METRICS.length; c++) {
+                assertEquals(Boolean.toString(selected), byKey.get(LOSSES[l] + " " + METRICS[c])[9], "selected on every line");
+            }
         }
         for (int c = 0; c < METRICS.length; c++) {
             double max = Double.NEGATIVE_INFINITY;
@@ -92,9 +110,8 @@ class CompareCommandTest {
             }
             for (int l = 0; l < LOSSES.length; l++) {
                 String[] f = byKey.get(LOSSES[l] + " " + METRICS[c]);
-                String cell = cells(tableLines.get(2 + l))[c + 1];
-                boolean bold = cell.startsWith("**") && cell.endsWith("**");
-                assertEquals(Double.parseDouble(f[2]) == max, bold, "bold marks the column maximum: " + cell + " max " + max);
+                String cell = cells(tableLines.get(2 + l))[c + 2];
+                assertFalse(cell.startsWith("**"), "a test cell is never bold, the best one included: " + cell);
                 assertTrue(cell.contains(f[2].substring(0, 5)), cell + " shows the mean " + f[2]);
                 boolean worse = Boolean.parseBoolean(f[5]);
                 assertEquals(worse, cell.endsWith(" " + ComparisonTable.WORSE), cell);
@@ -103,17 +120,20 @@ class CompareCommandTest {
                 }
             }
         }
-        assertPooledMeanMatchesTheSavedModels(data, out, "ranknet", "ndcg@5", Double.parseDouble(byKey.get("ranknet ndcg@5")[2]));
+        assertPooledMeanMatchesTheSavedModels(data, out, "ranknet", "ndcg@5", "test.txt",
+                Double.parseDouble(byKey.get("ranknet ndcg@5")[2]));
+        assertPooledMeanMatchesTheSavedModels(data, out, "listnet", "ndcg@5", "vali.txt",
+                Double.parseDouble(byKey.get("listnet ndcg@5")[7]));
     }
 
-    /** The CSV mean is the mean over both folds' test queries of the saved models' per-query values. */
-    private static void assertPooledMeanMatchesTheSavedModels(Path data, Path out, String loss, String metric, double csvMean)
-            throws Exception {
+    /** The CSV mean is the mean over both folds' test (or validation) queries of the saved models' per-query values. */
+    private static void assertPooledMeanMatchesTheSavedModels(Path data, Path out, String loss, String metric, String file,
+            double csvMean) throws Exception {
         double sum = 0;
         int n = 0;
         for (int k = 1; k <= 2; k++) {
             RankingModel m = ModelFile.read(out.resolve("Fold" + k).resolve(loss).resolve("model.json"));
-            Dataset t = LetorReader.read(data.resolve("Fold" + k).resolve("test.txt"), m.features());
+            Dataset t = LetorReader.read(data.resolve("Fold" + k).resolve(file), m.features());
             for (double v : Metric.parse(metric).perQuery(m.scorer().score(t), t.labelBatch(t.allQueries()),
                     MetricConventions.defaults())) {
                 if (!Double.isNaN(v)) {
@@ -283,6 +303,134 @@ class CompareCommandTest {
         assertEquals(1, both.err().lines().count(), both.err());
         assertEquals(1, CliTest.run("compare", "--losses", "ranknet", "--data", dir.resolve("nothing").toString(), "--out",
                 dir.resolve("z").toString()).code(), "no folds and no single split");
+    }
+
+    /** Train, validation and test files of small cubic data, as a LightGBM user has them. */
+    private Path[] files() throws Exception {
+        CubicData gen = CubicData.create(6, 5);
+        String[] names = {"train", "vali", "test"};
+        int[] queries = {30, 12, 12};
+        Path[] files = new Path[3];
+        for (int i = 0; i < 3; i++) {
+            files[i] = dir.resolve("files").resolve(names[i] + ".txt");
+            LetorWriter.write(gen.sample(names[i], queries[i], 8, 20 + i), files[i]);
+        }
+        return files;
+    }
+
+    @Test
+    void trainValidAndTestFilesGiveValidationAndTestColumnsAndAModelPerLoss() throws Exception {
+        Path[] f = files();
+        Path out = dir.resolve("files-out");
+        CliTest.Run r = CliTest.run("compare", "--losses", "ranknet,listnet", "--train", f[0].toString(), "--valid",
+                f[1].toString(), "--test", f[2].toString(), "--model", "linear", "--epochs", "2", "--batch-queries", "8",
+                "--metrics", "ndcg@1,5", "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        String md = Files.readString(out.resolve("compare.md"));
+        assertTrue(md.startsWith("Test queries of " + f[2] + ", training " + f[0] + ", validation " + f[1] + " (12 in all"),
+                md);
+        List<String> lines = md.lines().filter(l -> l.startsWith("| ")).toList();
+        assertEquals(List.of("loss", "valid ndcg@5", "test ndcg@1", "test ndcg@5", "seconds"), List.of(cells(lines.get(0))));
+        for (String loss : List.of("ranknet", "listnet")) {
+            Path model = out.resolve(loss).resolve("model.json");
+            assertTrue(Files.exists(model), loss);
+            // The validation column is the model's own validation score at its selected epoch.
+            RankingModel m = ModelFile.read(model);
+            Dataset va = LetorReader.read(f[1], m.features());
+            double valid = Metric.parse("ndcg@5").evaluate(m.scorer().score(va), va.labelBatch(va.allQueries()),
+                    MetricConventions.defaults()).mean();
+            String cell = cells(lines.stream().filter(l -> cells(l)[0].equals(loss)).findFirst().orElseThrow())[1];
+            assertTrue(cell.contains(String.format(java.util.Locale.ROOT, "%.4f", valid)), cell + " vs " + valid);
+        }
+        assertTrue(r.out().contains("warm-up passes (JIT compilation"), "the warm-up is reported apart: " + md);
+
+        // The warm-up pass changes nothing: compare's ranknet model is train's, byte for byte.
+        Path alone = dir.resolve("alone");
+        assertEquals(0, CliTest.run("train", "--loss", "ranknet", "--train", f[0].toString(), "--valid", f[1].toString(),
+                "--test", f[2].toString(), "--model", "linear", "--epochs", "2", "--batch-queries", "8", "--out",
+                alone.toString()).code());
+        assertArrayEquals(Files.readAllBytes(alone.resolve("model.json")),
+                Files.readAllBytes(out.resolve("ranknet").resolve("model.json")));
+    }
+
+    @Test
+    void splitValidWritesTheHeldOutQueryIdsAsTrainDoes() throws Exception {
+        Path[] f = files();
+        Path out = dir.resolve("split-out");
+        CliTest.Run r = CliTest.run("compare", "--losses", "ranknet", "--train", f[0].toString(), "--split-valid", "0.3",
+                "--test", f[2].toString(), "--model", "linear", "--epochs", "1", "--batch-queries", "8", "--seed", "3",
+                "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        List<String> held = Files.readAllLines(out.resolve(HeldOutQueries.FILE));
+        assertEquals(9, held.size(), "round(0.3 * 30) queries held out");
+        List<String> all = LetorReader.read(f[0]).queries().stream().map(q -> q.qid()).toList();
+        assertTrue(all.containsAll(held), held.toString());
+        assertEquals(held, all.stream().filter(held::contains).toList(), "one id per line in the file's order");
+        assertTrue(Files.readString(out.resolve("compare.md")).contains("validation --split-valid 0.3 of it"));
+
+        Path trained = dir.resolve("train-split");
+        CliTest.Run t = CliTest.run("train", "--loss", "ranknet", "--train", f[0].toString(), "--split-valid", "0.3",
+                "--model", "linear", "--epochs", "1", "--batch-queries", "8", "--seed", "3", "--out", trained.toString());
+        assertEquals(0, t.code(), t.err());
+        assertEquals(held, Files.readAllLines(trained.resolve(HeldOutQueries.FILE)), "train holds out the same queries");
+        assertTrue(t.out().contains("wrote their ids to " + trained.resolve(HeldOutQueries.FILE)), t.out());
+        RankingModel m = ModelFile.read(out.resolve("ranknet").resolve("model.json"));
+        assertEquals("validation: 0.3 of the training queries held out, seed 3", m.info().get("data"));
+    }
+
+    @Test
+    void filesAndDataExcludeEachOtherWithOneLine() throws Exception {
+        Path[] f = files();
+        String train = f[0].toString();
+        String valid = f[1].toString();
+        String test = f[2].toString();
+        String[][] cases = {
+            {"--data", train, "--train", train, "--valid", valid, "--test", test, "not both"},
+            {"--train", train, "--valid", valid, "--train and --test go together"},
+            {"--train", train, "--test", test, "give --valid FILE or --split-valid FRACTION"},
+            {"--train", train, "--valid", valid, "--split-valid", "0.2", "--test", test, "exclude each other"},
+            {"--train", train, "--split-valid", "1.5", "--test", test, "--split-valid must be a fraction"},
+            {"--train", train, "--valid", valid, "--test", test, "--folds", "2", "--folds applies to --data"},
+            {"--valid", valid, "--train and --test go together"},
+        };
+        Path out = dir.resolve("bad-files");
+        for (String[] c : cases) {
+            List<String> args = new ArrayList<>(List.of("compare", "--losses", "ranknet", "--out", out.toString()));
+            args.addAll(Arrays.asList(c).subList(0, c.length - 1));
+            CliTest.Run r = CliTest.run(args.toArray(String[]::new));
+            assertEquals(2, r.code(), args + ": " + r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+            assertTrue(r.err().contains(c[c.length - 1]), args + ": " + r.err());
+        }
+        assertTrue(Files.notExists(out));
+        assertEquals(2, CliTest.run("compare", "--losses", "ranknet", "--out", out.toString()).code(), "no data at all");
+    }
+
+    @Test
+    void aResumedComparisonCountsTheEarlierInvocationsEpochs() throws Exception {
+        Path[] f = files();
+        Path out = dir.resolve("resume-out");
+        String[] args = {"compare", "--losses", "ranknet", "--train", f[0].toString(), "--valid", f[1].toString(), "--test",
+            f[2].toString(), "--model", "linear", "--epochs", "3", "--batch-queries", "8", "--out", out.toString()};
+        assertEquals(0, CliTest.run(args).code());
+        Path timings = out.resolve("ranknet").resolve(TrainingRun.TIMINGS);
+        List<String> first = Files.readAllLines(timings);
+        assertEquals(4, first.size(), "a row per epoch: " + first);
+        double epochs = first.stream().skip(1).mapToDouble(l -> Double.parseDouble(l.split(",")[1])).sum();
+
+        // The same comparison again: every run is finished in its checkpoint, nothing is trained.
+        CliTest.Run again = CliTest.run(args);
+        assertEquals(0, again.code(), again.err());
+        // Epoch and seconds as written; documents/s is recomputed from the 6-decimal seconds, so its last digit may move.
+        assertEquals(epochAndSeconds(first), epochAndSeconds(Files.readAllLines(timings)),
+                "the earlier invocation's epochs keep their times");
+        String[] row = Files.readAllLines(out.resolve("compare.csv")).get(1).split(",", -1);
+        assertTrue(Double.parseDouble(row[6]) >= epochs, "seconds " + row[6] + " count the 3 earlier epochs (" + epochs
+                + " s)");
+    }
+
+    private static List<String> epochAndSeconds(List<String> timings) {
+        return timings.stream().map(l -> l.substring(0, l.lastIndexOf(','))).toList();
     }
 
     private static String[] cells(String tableLine) {

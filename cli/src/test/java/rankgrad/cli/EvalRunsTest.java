@@ -1,6 +1,8 @@
 package rankgrad.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static rankgrad.cli.CliTest.run;
 
@@ -164,6 +166,77 @@ class EvalRunsTest {
         assertTrue(rows[2].startsWith("| " + b) && rows[2].matches(".*0\\.5000 ± 0\\.0000 \\* \\|"), rows[2]);
         assertTrue(rows[3].startsWith("| " + m) && rows[3].contains(String.format(Locale.ROOT, "%.4f", 0.9))
                 && !rows[3].contains("*"), rows[3]);
+    }
+
+    /**
+     * Two models scored in one pass: one score per line in the data's order (what LightGBM's
+     * predict writes, read back by eval --scores), and ranked outputs equal to one call per model;
+     * --name names the inputs in their command-line order, not in the table's row order.
+     */
+    @Test
+    void predictScoresSeveralModelsInOnePassAndEvalNamesTheRows() throws Exception {
+        Path data = GROUPED.resolve("lightgbm.train");
+        Path a = dir.resolve("a.json");
+        Path b = dir.resolve("b.json");
+        ModelFile.write(RankingModel.create("linear", 3, new Normalization.None(), 5), a);
+        ModelFile.write(RankingModel.create("linear", 3, new Normalization.None(), 11), b);
+        Path sa = dir.resolve("a.scores");
+        Path sb = dir.resolve("b.scores");
+        Run p = run("predict", "--model", a.toString(), "--model", b.toString(), "--data", data.toString(), "--out",
+                sa.toString(), "--out", sb.toString(), "--format", "scores");
+        assertEquals(0, p.code(), p.err());
+        assertTrue(p.out().contains("with " + b + " into " + sb), p.out());
+        Dataset d = LetorReader.read(data);
+        for (Path[] pair : new Path[][] {{a, sa}, {b, sb}}) {
+            List<String> expected = new ArrayList<>();
+            for (Query q : d.queries()) {
+                for (float v : ModelFile.read(pair[0]).scorer().score(q)) {
+                    expected.add(Float.toString(v));
+                }
+            }
+            assertEquals(expected, Files.readAllLines(pair[1]), "one score per document in the data's order: " + pair[0]);
+        }
+        Path ta = dir.resolve("a.tsv");
+        Path tb = dir.resolve("b.tsv");
+        assertEquals(0, run("predict", "--model", a.toString(), "--model", b.toString(), "--data", data.toString(), "--out",
+                ta.toString(), "--out", tb.toString()).code());
+        Path alone = dir.resolve("b-alone.tsv");
+        assertEquals(0, run("predict", "--model", b.toString(), "--data", data.toString(), "--out", alone.toString()).code());
+        assertEquals(Files.readString(alone), Files.readString(tb), "one pass writes what a call per model writes");
+
+        String metrics = "ndcg@3";
+        String va = metricLines(run("eval", "--model", a.toString(), "--data", data.toString(), "--metrics", metrics).out())
+                .get(0).split(" +")[1];
+        String vb = metricLines(run("eval", "--scores", sb.toString(), "--data", data.toString(), "--metrics", metrics).out())
+                .get(0).split(" +")[1];
+        assertNotEquals(va, vb, "the two models must differ for the names to be told apart");
+        // Command-line order: scores first, then the model; the table lists models first.
+        Run e = run("eval", "--data", data.toString(), "--scores", sb.toString(), "--name", "lightgbm", "--model",
+                a.toString(), "--name", "rankgrad", "--metrics", metrics);
+        assertEquals(0, e.code(), e.err());
+        String[] rows = e.out().lines().filter(l -> l.startsWith("| ")).toArray(String[]::new);
+        assertTrue(rows[1].startsWith("| rankgrad ") && rows[1].contains(va), rows[1]);
+        assertTrue(rows[2].startsWith("| lightgbm ") && rows[2].contains(vb), rows[2]);
+        assertFalse(e.out().contains(a.toString()), "no row or coverage line is named by path: " + e.out());
+        Run single = run("eval", "--data", data.toString(), "--model", a.toString(), "--name", "mine", "--metrics", metrics);
+        assertTrue(single.out().startsWith("mine on "), single.out());
+
+        for (String[] bad : new String[][] {
+            {"--model", a.toString(), "--scores", sb.toString(), "--name", "x"},
+            {"--model", a.toString(), "--scores", sb.toString(), "--name", "x", "--name", "x"},
+            {"--model", a.toString(), "--name", "a|b"},
+        }) {
+            List<String> args = new ArrayList<>(List.of("eval", "--data", data.toString()));
+            args.addAll(List.of(bad));
+            Run r = run(args.toArray(String[]::new));
+            assertEquals(2, r.code(), args + ": " + r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+        }
+        Run mismatch = run("predict", "--model", a.toString(), "--model", b.toString(), "--data", data.toString(), "--out",
+                dir.resolve("only-one").toString());
+        assertEquals(2, mismatch.code(), mismatch.err());
+        assertTrue(mismatch.err().contains("give one --out per --model"), mismatch.err());
+        assertTrue(Files.notExists(dir.resolve("only-one")));
     }
 
     private Path write(String name, CharSequence text) throws Exception {
