@@ -14,8 +14,16 @@ import picocli.CommandLine.Command;
         subcommands = {DemoCommand.class, TrainCommand.class, CompareCommand.class, EvalCommand.class, PredictCommand.class, ExportCommand.class, GenerateCommand.class, ReproCommand.class, StatsCommand.class, CommandLine.HelpCommand.class},
         showDefaultValues = true)
 public final class Main implements Runnable {
+    /** The option name; every command inherits it. */
+    static final String VERBOSE = "--verbose";
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Option(names = VERBOSE, scope = CommandLine.ScopeType.INHERIT,
+            description = "also print diagnostics: the kernels (vector or scalar) and pairwise backend chosen, and,"
+                    + " through ./rankgrad, the JVM's notice that it uses the incubator module jdk.incubator.vector")
+    boolean verbose;
 
     @Override
     public void run() {
@@ -58,6 +66,15 @@ public final class Main implements Runnable {
             commandLine.getErr().println("rankgrad: " + describe(e));
             return 1;
         });
+        // Diagnostics (rankgrad's DEBUG log records) only with --verbose, on whichever command it is given.
+        cl.setExecutionStrategy(parseResult -> {
+            if (!verbose(parseResult)) {
+                return new CommandLine.RunLast().execute(parseResult);
+            }
+            try (DebugLog ignored = DebugLog.to(err)) {
+                return new CommandLine.RunLast().execute(parseResult);
+            }
+        });
         int code;
         try {
             code = cl.execute(args);
@@ -69,6 +86,15 @@ public final class Main implements Runnable {
         out.flush();
         err.flush();
         return code;
+    }
+
+    private static boolean verbose(CommandLine.ParseResult parsed) {
+        for (CommandLine.ParseResult r = parsed; r != null; r = r.subcommand()) {
+            if (r.hasMatchedOption(VERBOSE)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static String describe(Exception e) {

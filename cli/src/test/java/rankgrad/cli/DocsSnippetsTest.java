@@ -156,6 +156,28 @@ class DocsSnippetsTest {
         assertTrue(thrown.get(0).contains("planted"), thrown.get(0));
     }
 
+    @Test
+    void aBlockThatShowsARepositoryFileMustBeThatFile() throws IOException {
+        String path = "examples/src/main/java/example/RankDocuments.java";
+        List<String> file = Files.readAllLines(DocPages.root().resolve(path));
+        List<String> page = new ArrayList<>(List.of("# Page", "<!-- java: file " + path + " -->", "```java"));
+        page.addAll(file);
+        page.add("```");
+        page.add("<!-- java: file " + path + " -->");
+        page.add("```java");
+        List<String> edited = new ArrayList<>(file);
+        edited.set(2, edited.get(2) + " // edited");
+        page.addAll(edited);
+        page.add("```");
+        Files.writeString(work.resolve("page.md"), String.join("\n", page));
+        List<MarkdownPage.CodeBlock> blocks = MarkdownPage.read(work, work.resolve("page.md")).codeBlocks();
+        SnippetCompiler compiler = SnippetCompiler.forThisJvm(work);
+        assertEquals(List.of(), compiler.check(JavaSnippet.of(blocks.get(0), 0, new StringBuilder())));
+        List<String> failures = compiler.check(JavaSnippet.of(blocks.get(1), 1, new StringBuilder()));
+        int thirdLine = file.size() + 9; // "# Page", marker, fence, the file, fence, marker, fence, then line 3
+        assertEquals(List.of("page.md:" + thirdLine + ": differs from " + path + " line 3: " + file.get(2)), failures);
+    }
+
     /** The arguments given to the rankgrad command, if {@code words} runs it (script, main class or jar). */
     static Optional<List<String>> rankgradArguments(List<String> words) {
         String program = words.get(0);

@@ -17,6 +17,9 @@ import java.util.regex.Pattern;
  *       {@code main}).</li>
  * </ul>
  * A unit that declares {@code public static void main(String[] args)} is a program, and is run.
+ * {@code <!-- java: file PATH -->} marks a block that shows a source file of the repository
+ * (examples/): it must be that file, line for line; it is compiled here but not run, because it
+ * needs its arguments (scripts/check-example runs it).
  */
 public record JavaSnippet(MarkdownPage.CodeBlock block, String className, String source, int[] blockLine) {
     /** Imports that only the spark module's test class path satisfies: its tests compile these blocks. */
@@ -24,6 +27,7 @@ public record JavaSnippet(MarkdownPage.CodeBlock block, String className, String
     private static final Pattern TYPE = Pattern.compile(
             "^(?:public\\s+|final\\s+|abstract\\s+)*(?:class|record|interface|enum)\\s+(\\w+)");
     private static final Pattern BODY = Pattern.compile("body\\((.*)\\)");
+    private static final Pattern FILE = Pattern.compile("file (\\S+)");
     private static final Pattern MAIN = Pattern.compile("public\\s+static\\s+void\\s+main\\s*\\(\\s*String\\s*(\\[\\]\\s*\\w+|\\.\\.\\.\\s*\\w+|\\w+\\s*\\[\\])\\s*\\)");
 
     /**
@@ -46,7 +50,7 @@ public record JavaSnippet(MarkdownPage.CodeBlock block, String className, String
         String name = "DocSnippet" + serial;
         String open;
         String close;
-        if (marker == null) {
+        if (marker == null || FILE.matcher(marker).matches()) {
             if (declared.isEmpty()) {
                 problem.append("a java block that declares no top-level type needs a marker before its fence: "
                         + "<!-- java: body(PARAMETERS) --> or <!-- java: members -->");
@@ -111,6 +115,12 @@ public record JavaSnippet(MarkdownPage.CodeBlock block, String className, String
     /** Whether the unit is a program: it declares {@code public static void main(String[])}. */
     public boolean isProgram() {
         return MAIN.matcher(source).find();
+    }
+
+    /** The repository file that the block shows ({@code <!-- java: file PATH -->}), if it is marked so. */
+    public Optional<String> shownFile() {
+        Matcher m = FILE.matcher(block.marker() == null ? "" : block.marker());
+        return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
     /** "page:line" of the unit's (1-based) line, or of the block's fence for a wrapper line. */

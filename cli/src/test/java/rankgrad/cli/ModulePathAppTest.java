@@ -112,8 +112,18 @@ class ModulePathAppTest {
     private static String libraries;
     private static Path app;
 
+    /** java.util.logging settings that print rankgrad's DEBUG (FINE) records: kernel selection. */
+    private static Path debugLogging;
+
     @BeforeAll
     static void compileTheApp() throws IOException, URISyntaxException {
+        debugLogging = dir.resolve("debug-logging.properties");
+        Files.writeString(debugLogging, """
+                handlers=java.util.logging.ConsoleHandler
+                java.util.logging.ConsoleHandler.level=FINE
+                java.util.logging.SimpleFormatter.format=%5$s%n
+                rankgrad.level=FINE
+                """);
         libraries = String.join(File.pathSeparator, location(Kernels.class), location(Tensor.class),
                 location(Mlp.class), location(QueryBatch.class));
         app = dir.resolve("app");
@@ -188,6 +198,8 @@ class ModulePathAppTest {
             expected.append(s).append(System.lineSeparator());
         }
         assertEquals(expected.toString(), printed);
+        // Quiet by default: kernel selection is logged at DEBUG, below java.util.logging's default INFO.
+        assertFalse(err.contains("rankgrad"), err);
         for (String absent : List.of("train", "letor", "eval")) {
             assertFalse(serving.contains(File.separator + absent + File.separator), serving);
         }
@@ -200,6 +212,9 @@ class ModulePathAppTest {
         if (vector) {
             command.addAll(List.of("--add-modules", "jdk.incubator.vector"));
         }
+        // On the module path java.logging is not resolved and System.Logger falls back to the JDK's
+        // console logger, whose threshold is a system property; on the class path it is java.util.logging.
+        command.addAll(List.of("-Djava.util.logging.config.file=" + debugLogging, "-Djdk.system.logger.level=DEBUG"));
         if (modulePath) {
             command.addAll(List.of("--module-path", libraries + File.pathSeparator + app, "-m", "app/app.Main"));
         } else {
@@ -213,7 +228,7 @@ class ModulePathAppTest {
         String what = command + "\nstdout:\n" + out + "\nstderr:\n" + err;
         assertEquals(0, p.exitValue(), what);
         // The vector classes are found through each kernel family's own lookup, also inside a
-        // named module whose kernel packages are not exported.
+        // named module whose kernel packages are not exported (the DEBUG lines, shown by debugLogging).
         String chosen = vector ? "vector(" : "scalar (module jdk.incubator.vector is not readable";
         assertTrue(err.contains("rankgrad kernels: " + chosen), what);
         assertTrue(err.contains("rankgrad pair kernels: " + chosen), what);

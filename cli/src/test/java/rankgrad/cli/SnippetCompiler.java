@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import javax.tools.Diagnostic;
@@ -79,10 +80,32 @@ public final class SnippetCompiler {
                 failures.add(snippet.where(0) + ": does not compile: " + log);
             }
         }
-        if (failures.isEmpty() && snippet.isProgram()) {
+        Optional<String> shown = snippet.shownFile();
+        if (shown.isPresent()) {
+            sameAsFile(snippet, shown.get(), failures);
+        } else if (failures.isEmpty() && snippet.isProgram()) {
             run(snippet, out, failures);
         }
         return failures;
+    }
+
+    /** A block marked {@code file PATH} is the repository's file PATH, line for line. */
+    private static void sameAsFile(JavaSnippet snippet, String path, List<String> failures) throws IOException {
+        Path file = DocPages.root().resolve(path);
+        if (!Files.isRegularFile(file)) {
+            failures.add(snippet.where(0) + ": shows " + path + ", which is not a file of the repository");
+            return;
+        }
+        List<String> expected = Files.readAllLines(file);
+        List<String> shown = snippet.block().lines();
+        for (int i = 0; i < Math.max(expected.size(), shown.size()); i++) {
+            String want = i < expected.size() ? expected.get(i) : "(end of file)";
+            String got = i < shown.size() ? shown.get(i) : "(end of block)";
+            if (!want.equals(got)) {
+                failures.add(snippet.block().where(i) + ": differs from " + path + " line " + (i + 1) + ": " + want);
+                return;
+            }
+        }
     }
 
     private static void run(JavaSnippet snippet, Path classes, List<String> failures) throws IOException {

@@ -12,7 +12,7 @@ public final class LibraryVersion {
     private LibraryVersion() {
     }
 
-    /** e.g. "0.1.0-SNAPSHOT". */
+    /** e.g. "0.2.0". */
     public static String get() {
         return VERSION;
     }

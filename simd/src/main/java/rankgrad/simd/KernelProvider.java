@@ -5,8 +5,8 @@ import rankgrad.simd.internal.KernelSelection;
 
 /**
  * Chooses the kernels once, at first use: the Panama Vector API implementation when the module
- * {@code jdk.incubator.vector} is readable, the scalar reference otherwise. One log line (logger
- * {@code rankgrad.autodiff}) says which and why.
+ * {@code jdk.incubator.vector} is readable, the scalar reference otherwise. One {@code DEBUG} log line
+ * (logger {@code rankgrad.autodiff}) says which and why.
  *
  * <p>System property {@code rankgrad.kernels}: {@code auto} (default), {@code scalar} (force the
  * scalar reference), {@code vector} (require the Vector API; fail if it is absent).

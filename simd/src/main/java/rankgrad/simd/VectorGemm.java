@@ -98,7 +98,7 @@ final class VectorGemm {
         float[] shared = null;
         if (!plan.packPerTask()) {
             float[] packed = scratch(SHARED_SCRATCH, plan.packedSize());
-            int blocks = Math.ceilDiv(k, KC);
+            int blocks = ceilDiv(k, KC);
             Parallel.forEach(plan.panels() * blocks, t -> {
                 int j = t / blocks;
                 int p0 = (t % blocks) * KC;
@@ -137,7 +137,7 @@ final class VectorGemm {
             int kChunks, int kChunkLen, boolean packPerTask) {
 
         static Plan of(int m, int n, int k) {
-            int[] widths = panelWidths(Math.ceilDiv(n, L));
+            int[] widths = panelWidths(ceilDiv(n, L));
             int[] cols = new int[widths.length];
             for (int j = 1; j < widths.length; j++) {
                 cols[j] = cols[j - 1] + widths[j - 1] * L;
@@ -153,9 +153,9 @@ final class VectorGemm {
                 inGroup += widths[j];
             }
             groups[++g] = widths.length;
-            int mBlocks = Math.ceilDiv(m, MC);
-            int rowBlock = roundUp(Math.ceilDiv(m, mBlocks), MR);
-            mBlocks = Math.ceilDiv(m, rowBlock);
+            int mBlocks = ceilDiv(m, MC);
+            int rowBlock = roundUp(ceilDiv(m, mBlocks), MR);
+            mBlocks = ceilDiv(m, rowBlock);
             int chunks = 1;
             if (mBlocks * g < MIN_BLOCKS) {
                 chunks = Math.min(MAX_K_CHUNKS, Integer.highestOneBit(Math.max(1, k / MIN_K_CHUNK)));
@@ -163,12 +163,12 @@ final class VectorGemm {
             if (chunks > 1) {
                 // The threads share the chunks; taller row blocks make each task read whole rows of a
                 // transposed A (X of X^T dY) as one contiguous run instead of a slice of every row.
-                mBlocks = Math.ceilDiv(m, MC_SPLIT);
-                rowBlock = roundUp(Math.ceilDiv(m, mBlocks), MR);
-                mBlocks = Math.ceilDiv(m, rowBlock);
+                mBlocks = ceilDiv(m, MC_SPLIT);
+                rowBlock = roundUp(ceilDiv(m, mBlocks), MR);
+                mBlocks = ceilDiv(m, rowBlock);
             }
-            int chunkLen = roundUp(Math.ceilDiv(k, chunks), MR);
-            chunks = Math.ceilDiv(k, chunkLen);
+            int chunkLen = roundUp(ceilDiv(k, chunks), MR);
+            chunks = ceilDiv(k, chunkLen);
             return new Plan(m, n, k, cols, widths, Arrays.copyOf(groups, g + 1), rowBlock, mBlocks, chunks, chunkLen,
                     mBlocks == 1 || chunks > 1);
         }
@@ -270,8 +270,8 @@ final class VectorGemm {
         float[] own = plan.packPerTask() ? scratch(TASK_SCRATCH, KC * NC_VECTORS * L) : null;
         float[] pb = plan.packPerTask() ? own : shared;
         // Equal k-blocks of at most KC: a short last block would pay a full load and store of C.
-        int kBlocks = Math.ceilDiv(kEnd - kStart, KC);
-        int kcLen = Math.ceilDiv(kEnd - kStart, kBlocks);
+        int kBlocks = ceilDiv(kEnd - kStart, KC);
+        int kcLen = ceilDiv(kEnd - kStart, kBlocks);
         // A stored transposed is packed: read in place, a strip's 8 elements of one k sit a whole
         // row of A apart, and the strided stream ran TN at 0.5-0.7x the rate of the same product
         // with A row-major. Packed, each strip is read contiguously, k after k, by every panel.
@@ -369,8 +369,16 @@ final class VectorGemm {
         }
     }
 
+    /**
+     * {@code ceil(x / d)} for {@code d > 0}: the value of Java 18's {@code Math.ceilDiv}, written with
+     * Java 8's {@code floorDiv} because the serving floors are compiled for Java 17 (docs/library.md).
+     */
+    private static int ceilDiv(int x, int d) {
+        return -Math.floorDiv(-x, d);
+    }
+
     private static int roundUp(int x, int multiple) {
-        return Math.ceilDiv(x, multiple) * multiple;
+        return ceilDiv(x, multiple) * multiple;
     }
 
     /** This thread's buffer of at least {@code size} floats (contents undefined). */

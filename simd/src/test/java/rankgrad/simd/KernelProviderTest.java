@@ -18,7 +18,7 @@ class KernelProviderTest {
         try (LogCapture log = new LogCapture()) {
             Kernels k = KernelProvider.choose("auto");
             assertInstanceOf(VectorKernels.class, k);
-            assertEquals(List.of("rankgrad kernels: " + k.name() + " (Panama Vector API)"), log.messages());
+            assertEquals(List.of("FINE: rankgrad kernels: " + k.name() + " (Panama Vector API)"), log.messages());
         }
     }
 
@@ -26,7 +26,7 @@ class KernelProviderTest {
     void scalarModeForcesTheScalarKernelsAndSaysSo() {
         try (LogCapture log = new LogCapture()) {
             assertSame(KernelProvider.scalar(), KernelProvider.choose("scalar"));
-            assertEquals(List.of("rankgrad kernels: scalar (forced by -Drankgrad.kernels=scalar)"), log.messages());
+            assertEquals(List.of("FINE: rankgrad kernels: scalar (forced by -Drankgrad.kernels=scalar)"), log.messages());
         }
     }
 

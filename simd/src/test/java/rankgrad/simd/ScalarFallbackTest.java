@@ -36,7 +36,7 @@ class ScalarFallbackTest {
     void fallsBackToScalarWithOneLineSayingHowToEnableSimd() {
         assertSame(KernelProvider.scalar(), chosen);
         assertEquals(1, startupLog.size(), startupLog::toString);
-        assertTrue(startupLog.get(0).startsWith("rankgrad kernels: scalar ("), startupLog.get(0));
+        assertTrue(startupLog.get(0).startsWith("FINE: rankgrad kernels: scalar ("), startupLog.get(0));
         assertTrue(startupLog.get(0).contains("pass --add-modules jdk.incubator.vector"), startupLog.get(0));
     }
 

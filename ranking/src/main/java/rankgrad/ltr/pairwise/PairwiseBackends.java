@@ -67,7 +67,7 @@ public final class PairwiseBackends {
             seen.add(candidate.name());
             if (candidate.name().equalsIgnoreCase(name)) {
                 if (candidate.isAvailable()) {
-                    LOG.log(Level.INFO, "rankgrad pairwise backend: " + candidate.name());
+                    LOG.log(Level.DEBUG, "rankgrad pairwise backend: " + candidate.name());
                     return candidate;
                 }
                 LOG.log(missing, "rankgrad pairwise backend '" + name

@@ -30,7 +30,7 @@ import rankgrad.ltr.io.Json;
  * to know where it came from.
  *
  * <pre>
- * { "format": "rankgrad-model", "version": 1, "library": "0.1.0",
+ * { "format": "rankgrad-model", "version": 1, "library": "0.2.0",
  *   "architecture": { "name": "R4.L", "inputWidth": 136, "hiddenWidths": [100, ...],
  *                     "activation": {"kind": "relu"}, "batchNorm": true, "inputBatchNorm": false,
  *                     "batchNormMomentum": 0.1, "lastActivated": false, "outputWidth": 1,

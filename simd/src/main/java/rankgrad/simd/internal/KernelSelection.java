@@ -10,8 +10,9 @@ import java.util.function.Function;
  * The one rule that picks between a Vector API implementation and its scalar reference, shared by
  * every kernel family (the engine's kernels, the ranking pair kernels of {@code rankgrad.ltr}):
  * the vector class is loaded reflectively, and only when the module {@code jdk.incubator.vector}
- * is readable, so code that never adds the module never links against it. One log line says which
- * was chosen and why.
+ * is readable, so code that never adds the module never links against it. One log line at
+ * {@code DEBUG} says which was chosen and why: the choice changes speed, not results beyond float
+ * rounding, so an application's log stays quiet unless it asks (the CLI's {@code --verbose} does).
  *
  * <p>The vector class is found and constructed through the caller's {@link MethodHandles.Lookup}
  * (Lucene's {@code VectorizationProvider} does the same): it may then be package-private, and no
@@ -38,7 +39,7 @@ public final class KernelSelection {
     public static <T> T choose(String mode, String what, MethodHandles.Lookup lookup, Class<T> type,
             String vectorClass, T scalar, Function<T, String> nameOf, System.Logger log) {
         if (mode.equals("scalar")) {
-            log.log(Level.INFO, "rankgrad " + what + ": scalar (forced by -Drankgrad.kernels=scalar)");
+            log.log(Level.DEBUG, "rankgrad " + what + ": scalar (forced by -Drankgrad.kernels=scalar)");
             return scalar;
         }
         if (!mode.equals("auto") && !mode.equals("vector")) {
@@ -50,7 +51,7 @@ public final class KernelSelection {
         } else {
             try {
                 T vector = type.cast(construct(lookup, vectorClass));
-                log.log(Level.INFO, "rankgrad " + what + ": " + nameOf.apply(vector) + " (Panama Vector API)");
+                log.log(Level.DEBUG, "rankgrad " + what + ": " + nameOf.apply(vector) + " (Panama Vector API)");
                 return vector;
             } catch (UnsupportedOperationException e) {
                 // The constructor's own reason: too few lanes.
@@ -66,7 +67,7 @@ public final class KernelSelection {
         if (mode.equals("vector")) {
             throw new IllegalStateException("-Drankgrad.kernels=vector but " + why);
         }
-        log.log(Level.INFO, "rankgrad " + what + ": scalar (" + why + ")");
+        log.log(Level.DEBUG, "rankgrad " + what + ": scalar (" + why + ")");
         return scalar;
     }
 

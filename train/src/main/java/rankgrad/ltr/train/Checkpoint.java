@@ -21,7 +21,7 @@ import rankgrad.ltr.model.ModelFile;
  * after every epoch as one JSON document:
  *
  * <pre>
- * { "format": "rankgrad-checkpoint", "version": 2, "library": "0.1.0",
+ * { "format": "rankgrad-checkpoint", "version": 2, "library": "0.2.0",
  *   "run": { "training data": "1000 queries, ..., content sha256 ...", "loss": "ndcg-type3", ... },
  *   "epochsDone": 3, "step": 48, "bestEpoch": 3, "bestValidation": 0.7572, "badEpochs": 0,
  *   "stop": null, "message": null,

@@ -7,7 +7,7 @@ import rankgrad.simd.internal.KernelSelection;
  * Chooses the pair kernels once, at first use, by the rule the engine's {@code
  * rankgrad.simd.KernelProvider} uses: {@code VectorPairKernels} when the module {@code
  * jdk.incubator.vector} is readable and float vectors have at least 4 lanes, {@link
- * ScalarPairKernels} otherwise, with one log line (logger {@code rankgrad.ltr}) saying which and
+ * ScalarPairKernels} otherwise, with one {@code DEBUG} log line (logger {@code rankgrad.ltr}) saying which and
  * why. Both families share one species, so {@code -Drankgrad.vector.bits} narrows both.
  *
  * <p>The same system property selects both: {@code rankgrad.kernels} = {@code auto} (default),
