@@ -1,5 +1,9 @@
 package rankgrad.spark;
 
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.pmod;
+import static org.apache.spark.sql.functions.xxhash64;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +14,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -22,6 +27,10 @@ import org.apache.spark.ml.feature.VectorAssembler;
 import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.VectorUDT;
 import org.apache.spark.ml.linalg.Vectors;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.tuning.CrossValidator;
+import org.apache.spark.ml.tuning.CrossValidatorModel;
+import org.apache.spark.ml.tuning.ParamGridBuilder;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
@@ -112,7 +121,7 @@ class RankgradRankerTest {
 
     private static RankgradRanker ranker() {
         return new RankgradRanker().setGroupCol("qid").setOrderCol("pos").setValidationIndicatorCol("isValid")
-                .setArchitecture("R4.L").setEpochs(2).setBatchQueries(8).setLearningRate(5e-3).setSeed(3);
+                .setArchitecture("R4.L").setEpochs(2).setBatchQueries(16).setLearningRate(5e-3).setSeed(3);
     }
 
     private static String cli(String... args) {
@@ -200,6 +209,35 @@ class RankgradRankerTest {
         // differ from it (batch norm per shard), so the comparison above is not between empty runs.
         String oneShard = ranker().fit(docs).modelFile();
         assertTrue(!oneShard.equals(files.get(0)), "1 and 2 shards gave one model");
+    }
+
+    @Test
+    void crossValidationWithAQueryFoldColumnTunesTheRankerAndTheStagesSaveTheirParameters() throws IOException {
+        org.apache.spark.sql.Dataset<Row> docs = new VectorAssembler().setInputCols(FEATURES).setOutputCol("features")
+                .transform(documents(letor(dir.resolve("docs.txt"))))
+                .withColumn("fold", pmod(xxhash64(col("qid")), lit(2)).cast("int"));
+        RankgradRanker ranker = ranker().setEpochs(1);
+        RankingEvaluator evaluator = new RankingEvaluator().setOrderCol("pos").setMetricName("ndcg").setK(5);
+        ParamMap[] grid = new ParamGridBuilder().addGrid(ranker.learningRate(), new double[] {1e-4, 3e-2}).build();
+        CrossValidatorModel cv = new CrossValidator().setEstimator(ranker).setEvaluator(evaluator)
+                .setEstimatorParamMaps(grid).setNumFolds(2).setFoldCol("fold").fit(docs);
+        double[] means = cv.avgMetrics();
+        // Each grid point trained its own models (the learning rate reached the copies) on whole queries.
+        assertEquals(2, means.length);
+        assertTrue(means[0] > 0 && means[0] <= 1 && means[1] > 0 && means[1] <= 1, Arrays.toString(means));
+        assertTrue(means[0] != means[1], Arrays.toString(means));
+        assertTrue(cv.bestModel() instanceof RankgradRankingModel);
+
+        String r = dir.resolve("ranker").toUri().toString();
+        ranker.setShards(3).setLoss("listmle").write().save(r);
+        RankgradRanker back = RankgradRanker.load(r);
+        assertEquals(ranker.uid(), back.uid());
+        assertEquals(3, back.getShards());
+        assertEquals("listmle", back.getLoss());
+        assertEquals("isValid", back.getValidationIndicatorCol());
+        String e = dir.resolve("evaluator").toUri().toString();
+        evaluator.write().save(e);
+        assertEquals("ndcg@5", RankingEvaluator.load(e).metric().toString());
     }
 
     @Test
