@@ -165,7 +165,9 @@ public final class RankingEvaluator extends Evaluator implements DefaultParamsWr
         MetricConventions conv = conventions();
         Dataset<QueryRow> queries = DocumentRows.queries(dataset, getGroupCol(), getOrderCol(), null, getLabelCol(),
                 getPredictionCol(), null);
-        return QueryEvaluator.evaluate(queries, List.of(m), conv).results().get(0).mean();
+        SparkEvaluation e = QueryEvaluator.evaluate(queries, List.of(m), conv);
+        e.perQuery().unpersist(false);
+        return e.results().get(0).mean();
     }
 
     @Override
