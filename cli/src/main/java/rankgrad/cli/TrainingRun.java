@@ -111,8 +111,6 @@ final class TrainingRun {
         }
         String metric = config.selection().toString();
         Curves.Run curves = new Curves.Run(loss.name());
-        StringBuilder csv = new StringBuilder("epoch,train_loss,valid_" + metric + (test == null ? "" : ",test_" + metric)
-                + ",best\n");
         for (EpochResult r : result.history()) {
             curves.epochs().add(r.epoch());
             curves.trainLoss().add(r.trainLoss());
@@ -120,11 +118,9 @@ final class TrainingRun {
             if (test != null) {
                 curves.test().add(r.test());
             }
-            csv.append(String.format(Locale.ROOT, "%d,%.6f,%.6f%s,%s%n", r.epoch(), r.trainLoss(), r.validation(),
-                    test == null ? "" : String.format(Locale.ROOT, ",%.6f", r.test()), r.best()));
         }
         ModelFile.write(model, outDir.resolve("model.json"));
-        AtomicWrite.writeString(outDir.resolve("metrics.csv"), csv.toString());
+        AtomicWrite.writeString(outDir.resolve("metrics.csv"), MetricsCsv.of(result.history(), metric, test != null));
         AtomicWrite.writeString(outDir.resolve(TIMINGS), EpochTimes.csv(times, train.documents()));
         Curves.write(List.of(curves), metric, true, outDir.resolve("curves.png"));
         double resumed = 0;

@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import rankgrad.cli.LetorInputOptions;
 import rankgrad.cli.MetricList;
+import rankgrad.ltr.eval.TieOrder;
 import rankgrad.ltr.metric.Gain;
 import rankgrad.ltr.metric.Metric;
 import rankgrad.ltr.metric.MetricConventions;
@@ -85,7 +86,7 @@ final class EvalCommand implements Callable<Integer> {
         MetricResult first = e.results().get(0);
         out.printf(Locale.ROOT, "%s on %s (%d queries)%n", model, String.join(",", data), first.counted()
                 + (noRelevant == NoRelevantPolicy.EXCLUDE ? first.withoutRelevant() : 0));
-        out.println("conventions: " + conv.describe());
+        out.println("conventions: " + describe(conv));
         for (MetricResult r : e.results()) {
             out.printf(Locale.ROOT, "%-10s %.4f%n", r.metric(), r.mean());
         }
@@ -106,5 +107,11 @@ final class EvalCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** The conventions line of {@code rankgrad eval}: the same words, its tie order's included. */
+    private String describe(MetricConventions conv) {
+        String text = conv.describe();
+        return "ties=" + TieOrder.valueOf(ties.name()).describe() + text.substring(text.indexOf(';'));
     }
 }

@@ -3,6 +3,7 @@ package rankgrad.spark;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.broadcast.Broadcast;
+import rankgrad.ltr.io.Json;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.Scorer;
 
@@ -28,6 +29,18 @@ final class ExecutorScorers {
     }
 
     static synchronized Scorer of(String key, Broadcast<String> modelJson) {
-        return SCORERS.computeIfAbsent(key, k -> ModelFile.fromJson(modelJson.value()).scorer());
+        return SCORERS.computeIfAbsent(key, k -> parse(modelJson.value()));
+    }
+
+    /**
+     * The scorer of a model file's text of either form, a single model or an ensemble (a single
+     * model's scorer is the one {@code RankingModel.scorer()} builds).
+     */
+    @SuppressWarnings("unchecked")
+    static Scorer parse(String modelFile) {
+        if (!(Json.parse(modelFile) instanceof Map<?, ?> root)) {
+            throw new IllegalArgumentException("the top level is not a JSON object");
+        }
+        return ModelFile.ensembleFromMap((Map<String, Object>) root).scorer();
     }
 }

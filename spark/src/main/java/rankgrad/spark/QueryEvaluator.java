@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -82,7 +83,9 @@ public final class QueryEvaluator {
                 out.add(RowFactory.create(v));
             }
             return out.iterator();
-        }, Encoders.row(schema));
+        }, Encoders.row(schema)).persist(StorageLevel.MEMORY_AND_DISK());
+        // Cached before the sort: its sampling job and its shuffle (and a caller's second pass, the
+        // per-query listing) would otherwise each read and score the input again.
         return new SparkEvaluation(means(perQuery, list, conventions), perQuery);
     }
 

@@ -1,9 +1,12 @@
 package rankgrad.spark;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.sql.Dataset;
@@ -35,7 +38,8 @@ final class ScoreCommand implements Callable<Integer> {
             + " Hadoop file system (.gz accepted); comma-separated")
     List<String> data;
 
-    @Option(names = "--out", required = true, description = "output folder (must not exist)")
+    @Option(names = "--out", required = true, description = "output folder (must not exist; the empty folder"
+            + " of a failed run is replaced)")
     String out;
 
     @CommandLine.Mixin
@@ -56,9 +60,29 @@ final class ScoreCommand implements Callable<Integer> {
         QueryScorer scorer = QueryScorer.of(spark, ModelFile.read(model));
         Dataset<QueryRow> queries = QueryFrames.readLetor(spark, new LetorInput(data, scorer.features(),
                 Double.POSITIVE_INFINITY, scorer.dropsWider(), docidKey, splitBytes));
+        dropLeftover(spark, out);
         lines(scorer.transform(queries), format.trec(), runTag).write().text(out);
         spec.commandLine().getOut().printf("scored %s into %s (%s)%n", String.join(",", data), out, format.describe());
         return 0;
+    }
+
+    /**
+     * Deletes {@code out} when it is what a failed run leaves: a folder without {@code _SUCCESS} and
+     * without part files (empty, or only Spark's {@code _temporary}), so that the same command runs
+     * again; a folder with output stays, and Spark refuses to overwrite it.
+     */
+    static void dropLeftover(SparkSession spark, String out) throws IOException {
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(out);
+        FileSystem fs = p.getFileSystem(spark.sparkContext().hadoopConfiguration());
+        if (!fs.exists(p) || !fs.getFileStatus(p).isDirectory()) {
+            return;
+        }
+        for (FileStatus f : fs.listStatus(p)) {
+            if (!f.getPath().getName().equals("_temporary")) {
+                return;
+            }
+        }
+        fs.delete(p, true);
     }
 
     /** predict's lines for scored queries; the TSV header starts partition 0. */

@@ -13,7 +13,8 @@ import rankgrad.ltr.metric.MetricResult;
  * @param perQuery one row per query: {@code order} (long), {@code qid} (string),
  *        {@code relevant} (boolean: some label above 0), then one double column per metric named
  *        as the metric prints ({@code ndcg@10}; quote it in SQL: {@code `ndcg@10`}); NaN for a
- *        query excluded by {@code NoRelevantPolicy.EXCLUDE}
+ *        query excluded by {@code NoRelevantPolicy.EXCLUDE};
+ *        cached (computed once for the means; {@code unpersist()} it when done)
  */
 public record SparkEvaluation(List<MetricResult> results, Dataset<Row> perQuery) {
     public SparkEvaluation {

@@ -2,7 +2,10 @@ package rankgrad.spark;
 
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
+import java.nio.file.NoSuchFileException;
+import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The {@code spark-submit} entry point: {@code score}, {@code eval} and {@code train} over
@@ -25,14 +28,55 @@ public final class SparkMain implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    /** Runs the command line; exits with its status (the only {@code System.exit}). */
+    @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT, description = "on failure, print the stack"
+            + " trace after the one-line message")
+    boolean verbose;
+
+    /**
+     * Runs the command line, stops the session the command opened (so that the executors are
+     * released before the JVM's shutdown hooks run) and exits with its status (the only {@code
+     * System.exit}).
+     */
     public static void main(String[] args) {
-        System.exit(run(args));
+        int status = run(args);
+        SparkSession.getDefaultSession().foreach(s -> {
+            s.stop();
+            return null;
+        });
+        System.exit(status);
     }
 
     /** Runs the command line and returns its status (for tests and embedding). */
     public static int run(String... args) {
-        return new CommandLine(new SparkMain()).execute(args);
+        CommandLine cl = new CommandLine(new SparkMain());
+        // A failure is one line on stderr and status 1, as the rankgrad command's; the cause's stack
+        // trace (Spark's task failures wrap it in hundreds of lines) only with --verbose.
+        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            commandLine.getErr().println("rankgrad-spark: " + describe(e));
+            if (((SparkMain) commandLine.getCommandSpec().root().userObject()).verbose) {
+                e.printStackTrace(commandLine.getErr());
+            }
+            commandLine.getErr().flush();
+            return 1;
+        });
+        return cl.execute(args);
+    }
+
+    /**
+     * The message of the innermost cause that has one: rankgrad's own exception (a {@code
+     * LetorFormatException} naming file and line, say) thrown in a task reaches the driver as the
+     * cause of Spark's job failure, whose own message is the scheduler's.
+     */
+    static String describe(Throwable e) {
+        String message = null;
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof NoSuchFileException f) {
+                message = "no such file: " + f.getFile();
+            } else if (t.getMessage() != null) {
+                message = t.getMessage();
+            }
+        }
+        return message == null ? e.getClass().getSimpleName() : message;
     }
 
     @Override

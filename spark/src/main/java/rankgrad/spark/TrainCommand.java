@@ -13,7 +13,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import rankgrad.cli.BaseTrainingOptions;
+import rankgrad.cli.MetricsCsv;
 import rankgrad.ltr.data.Normalization;
+import rankgrad.ltr.io.AtomicWrite;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
 import rankgrad.ltr.train.EpochResult;
@@ -24,7 +26,8 @@ import rankgrad.ltr.train.TrainingResult;
 /**
  * {@code train}: {@code rankgrad train} with its gradients computed on Spark ({@link SparkTrainer}),
  * the same option names and defaults (its {@link BaseTrainingOptions}). The training files are read by the executors and never
- * collected; validation and test files are collected to the driver. Writes OUT/model.json, and
+ * collected; validation and test files are collected to the driver. Writes OUT/model.json, OUT/metrics.csv (as
+ * {@code rankgrad train} writes it; the test set's column with {@code --test}), and
  * OUT/checkpoint.json after every epoch (a killed run started again with the same options resumes).
  */
 @Command(name = "train", mixinStandardHelpOptions = true, showDefaultValues = true,
@@ -99,12 +102,16 @@ final class TrainCommand implements Callable<Integer> {
                 .fit(spark, m, loss, tr, va, te, new TrainingListener() {
                     @Override
                     public void epochDone(EpochResult e) {
-                        w.printf(Locale.ROOT, "epoch %d: loss %.5f, validation %s %.4f%s (%.1f s)%n", e.epoch(),
-                                e.trainLoss(), config.selection(), e.validation(), e.best() ? " *" : "", e.seconds());
+                        w.printf(Locale.ROOT, "epoch %d: loss %.5f, validation %s %.4f%s%s (%.1f s)%n", e.epoch(),
+                                e.trainLoss(), config.selection(), e.validation(), te == null ? ""
+                                        : String.format(Locale.ROOT, ", test %.4f", e.test()), e.best() ? " *" : "",
+                                e.seconds());
                         w.flush();
                     }
                 });
         ModelFile.write(m, out.resolve("model.json"));
+        AtomicWrite.writeString(out.resolve("metrics.csv"), MetricsCsv.of(r.history(), config.selection().toString(),
+                te != null));
         w.println(r.message());
         w.println("wrote " + out.resolve("model.json"));
         w.flush();

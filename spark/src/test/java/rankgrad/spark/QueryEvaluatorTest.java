@@ -3,13 +3,17 @@ package rankgrad.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.api.java.function.MapFunction;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.util.LongAccumulator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -103,5 +107,33 @@ class QueryEvaluatorTest {
                 }
             }
         }
+    }
+
+    @Test
+    void thePerQueryFrameIsComputedOnceForTheMeansAndTheListing() {
+        LongAccumulator computed = spark.sparkContext().longAccumulator("queries computed");
+        List<QueryRow> rows = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            QueryRow q = new QueryRow("t", i, "q" + i, new float[] {i % 3, 1, 0}, new float[0], 0,
+                    new String[] {"a", "b", "c"});
+            q.setScores(new float[] {0.5f, i, -1});
+            rows.add(q);
+        }
+        Dataset<QueryRow> scored = spark.createDataset(rows, QueryFrames.encoder()).repartition(3)
+                .map((MapFunction<QueryRow, QueryRow>) q -> {
+                    computed.add(1);
+                    return q;
+                }, QueryFrames.encoder());
+        SparkEvaluation e = QueryEvaluator.evaluate(scored, List.of(Metric.parse("ndcg@5")), MetricConventions.defaults());
+        long listed = 0;
+        Iterator<Row> it = e.perQuery().sort("order", "qid").toLocalIterator();
+        while (it.hasNext()) {
+            it.next();
+            listed++;
+        }
+        assertEquals(20, listed);
+        // Uncached, the means' sort (its sampling job and its shuffle) and the listing's sort each
+        // computed the frame again: 60 or more.
+        assertEquals(20, computed.value());
     }
 }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import rankgrad.cli.Main;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.Ranking;
 import rankgrad.ltr.letor.LetorOptions;
@@ -102,6 +105,12 @@ class SparkMainTest {
             String line = String.format(Locale.ROOT, "%-10s %.4f", name, mean);
             assertTrue(printed.contains(line + "\n"), "'" + line + "' in:\n" + printed);
         }
+        // The conventions line is the rankgrad command's, word for word ("stable (run order)").
+        StringWriter cli = new StringWriter();
+        assertEquals(0, Main.run(new String[] {"eval", "--model", model.toString(), "--data", data.toString(),
+            "--metrics", "ndcg@10,map@10"}, new PrintWriter(cli, true), new PrintWriter(new StringWriter(), true)));
+        String conventions = cli.toString().lines().filter(l -> l.startsWith("conventions: ")).findFirst().orElseThrow();
+        assertTrue(printed.contains(conventions + "\n"), "'" + conventions + "' in:\n" + printed);
     }
 
     @Test
@@ -132,6 +141,53 @@ class SparkMainTest {
             assertEquals(2, status, printed);
             assertTrue(printed.startsWith(expected + System.lineSeparator()), "'" + expected + "' first in:\n" + printed);
         }
+    }
+
+    @Test
+    void aBadValueInATaskIsOneLineOnStderrAndStatusOne() throws Exception {
+        String text = LetorFixtures.text(12, 33);
+        int bad = (int) text.lines().takeWhile(l -> !l.contains("qid:170 ")).count();
+        List<String> lines = new ArrayList<>(text.lines().toList());
+        lines.set(bad, "1 qid:170 2:0.5 5:abc");
+        Path data = LetorFixtures.write(dir, "bad.txt", String.join("\n", lines) + "\n");
+        Path model = dir.resolve("model-bad.json");
+        ModelFile.write(RankingModel.create("linear", LetorFixtures.FEATURES, new Normalization.QueryZScore(), 4), model);
+        String[] args = {"score", "--model", model.toString(), "--data", data.toString(), "--out",
+            dir.resolve("bad-out").toString(), "--split-bytes", "700"};
+        String quiet = stderr(1, args);
+        assertEquals("rankgrad-spark: " + data + ":" + (bad + 1) + ": value of feature 5 'abc' is not a number",
+                quiet.strip());
+        String[] verbose = Arrays.copyOf(args, args.length + 1);
+        verbose[args.length] = "--verbose";
+        String traced = stderr(1, verbose);
+        assertTrue(traced.startsWith(quiet) && traced.lines().count() > 10, traced);
+    }
+
+    @Test
+    void theEmptyFolderOfAFailedRunDoesNotBlockTheRerun() throws Exception {
+        Path data = LetorFixtures.write(dir, "rerun.txt", LetorFixtures.text(5, 34));
+        Path model = dir.resolve("model-rerun.json");
+        ModelFile.write(RankingModel.create("linear", LetorFixtures.FEATURES, new Normalization.QueryZScore(), 4), model);
+        Path out = Files.createDirectories(dir.resolve("rerun-out").resolve("_temporary").resolve("0")).getParent()
+                .getParent();
+        run("score", "--model", model.toString(), "--data", data.toString(), "--out", out.toString());
+        assertTrue(Files.exists(out.resolve("_SUCCESS")));
+        // A folder with output stays: the rerun over it fails and leaves it as it was.
+        stderr(1, "score", "--model", model.toString(), "--data", data.toString(), "--out", out.toString());
+        assertTrue(Files.exists(out.resolve("_SUCCESS")));
+    }
+
+    /** What SparkMain prints on stderr for {@code args}, asserting its exit status. */
+    private static String stderr(int status, String... args) {
+        PrintStream old = System.err;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        try {
+            assertEquals(status, SparkMain.run(args));
+        } finally {
+            System.setErr(old);
+        }
+        return buf.toString(StandardCharsets.UTF_8);
     }
 
     private static String run(String... args) {
