@@ -68,7 +68,8 @@ final class TrainCommand implements Callable<Integer> {
     Path test;
 
     @Option(names = "--loss", defaultValue = "ndcg-type3", completionCandidates = LossNames.class,
-            description = "${COMPLETION-CANDIDATES} (T = 1, 2 or 3), or the gradient-free spsa:F, fdsa")
+            description = "${COMPLETION-CANDIDATES} (T = 1, 2 or 3; METRIC = " + Losses.METRICS
+                    + "), or the gradient-free spsa:F, fdsa")
     String loss;
 
     @Mixin

@@ -33,8 +33,8 @@ import rankgrad.ltr.rank.SwapSigmoid;
  * from {@link RankingLoss#forRun}, which the trainer calls; a name carries no run length.
  */
 public final class Losses {
-    /** The metrics of {@code METRIC~OPERATOR} names. */
-    private static final String METRICS = "ndcg, ndcg@k, ap, precision@k, nerr@k, mrr";
+    /** The metrics of {@code METRIC~OPERATOR} names, as the help lists them (a constant, so that an option's help can name it). */
+    public static final String METRICS = "ndcg, ndcg@k, ap, precision@k, nerr@k, mrr";
     private static final Pattern METRIC = Pattern.compile("(ndcg|ap|mrr)|ndcg@(\\d+)|(?:precision|pre|p)@(\\d+)|nerr@(\\d+)");
 
     private static final List<LossFamily> NAMED = List.of(

@@ -1,6 +1,5 @@
 package rankgrad.ltr.rank;
 
-import java.util.Objects;
 import rankgrad.autodiff.Tensor;
 import rankgrad.ltr.QueryBatch;
 import rankgrad.ltr.pairwise.BackwardType;
