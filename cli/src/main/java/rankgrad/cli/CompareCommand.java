@@ -257,10 +257,11 @@ final class CompareCommand implements Callable<Integer> {
      * weights for every loss), adds each run's wall time to {@code seconds}, and returns the test
      * set's per-query values {@code [run][metric][query]}. Fold 0 is a single split in --data itself.
      */
-    private double[][][] runFold(int k, FoldSource fold, List<String[]> runs, List<Metric> columns, TrainingConfig config,
+    private double[][][] runFold(int k, FoldSource fold, List<String[]> runs, List<Metric> columns, TrainingConfig requested,
             PrintWriter o, double[] seconds, String split) throws IOException {
         Dataset[] data = fold.load();
         Dataset tr = data[0];
+        TrainingConfig config = training.fit(requested, tr.size());
         Dataset va = data[1];
         Dataset te = data[2];
         double[][][] values = new double[runs.size()][columns.size()][];
