@@ -374,9 +374,10 @@ final class CompareCommand implements Callable<Integer> {
      * or the --train, --valid, --test files.
      */
     private FoldValues runFold(int k, FoldSource fold, List<String[]> runs, List<Metric> columns, List<Metric> validColumns,
-            TrainingConfig config, PrintWriter o, double[] seconds, String foldSplit) throws IOException {
+            TrainingConfig requested, PrintWriter o, double[] seconds, String foldSplit) throws IOException {
         Dataset[] data = fold.load();
         Dataset tr = data[0];
+        TrainingConfig config = training.fit(requested, tr.size());
         Dataset va = data[1];
         Dataset te = data[2];
         String split = foldSplit != null ? foldSplit : heldOut;

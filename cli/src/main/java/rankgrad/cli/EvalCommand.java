@@ -17,6 +17,7 @@ import rankgrad.ltr.letor.LetorOptions;
 import rankgrad.ltr.letor.LetorReader;
 import rankgrad.ltr.eval.DocIds;
 import rankgrad.ltr.eval.Judgments;
+import rankgrad.ltr.eval.LetorScript;
 import rankgrad.ltr.eval.Run;
 import rankgrad.ltr.eval.RunEvaluation;
 import rankgrad.ltr.eval.TieOrder;
@@ -78,8 +79,19 @@ final class EvalCommand implements Callable<Integer> {
                     + " P.5, recip_rank, map, ndcg) are accepted")
     String metrics;
 
-    @Option(names = "--per-query", description = "also print each query's values (one input only)")
+    @Option(names = "--per-query", description = "also print each query's values (with several inputs, one row per"
+            + " query and input)")
     boolean perQuery;
+
+    @Option(names = "--baseline", paramLabel = "INPUT", description = "an input (its --name, or its file as given) to test"
+            + " every other one against: mean difference and two-sided p-values of the Wilcoxon signed-rank and paired"
+            + " t-tests per metric")
+    String baseline;
+
+    @Option(names = "--convention", description = "a reference tool's conventions: ${COMPLETION-CANDIDATES} (trec_eval:"
+            + " --gain linear --ties trec_eval --no-relevant zero; lightgbm: no-relevant queries count as 1; letor: the"
+            + " LETOR 4.0 script's formulas); its metrics unless --metrics is given")
+    EvalConvention convention;
 
     @Option(names = "--no-relevant", defaultValue = "EXCLUDE",
             description = "queries without a relevant document: ${COMPLETION-CANDIDATES} (trec_eval: zero)")
@@ -99,6 +111,21 @@ final class EvalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        if (convention != null) {
+            for (String option : List.of("--gain", "--ties", "--no-relevant")) {
+                if (given != null && given.hasMatchedOption(option)) {
+                    throw bad("--convention " + convention.name().toLowerCase(Locale.ROOT) + " sets " + option
+                            + "; give one or the other");
+                }
+            }
+            gain = convention.gain;
+            ties = convention.ties;
+            noRelevant = convention.noRelevant;
+            if (given == null || !given.hasMatchedOption("--metrics")) {
+                metrics = convention.metrics;
+            }
+        }
         List<Metric> list;
         try {
             list = MetricList.parse(metrics);
@@ -121,8 +148,13 @@ final class EvalCommand implements Callable<Integer> {
         if (qrels != null && input.groups != null) {
             throw bad("--groups applies to --data only");
         }
-        if (perQuery && inputs > 1) {
-            throw bad("--per-query prints one input's values; give one --model, --run or --scores");
+        if (convention == EvalConvention.LETOR) {
+            for (Metric m : list) {
+                if (!LetorScript.supports(m)) {
+                    throw bad("--convention letor: the LETOR 4.0 script computes " + String.join(", ", LetorScript.METRICS)
+                            + ", not " + m);
+                }
+            }
         }
         List<Path> all = new ArrayList<>(models);
         all.addAll(runs);
@@ -131,6 +163,14 @@ final class EvalCommand implements Callable<Integer> {
             throw bad("an input is given twice: " + all);
         }
         Map<Path, String> rowName = rowNames(all);
+        List<String> rowOrder = all.stream().map(rowName::get).toList();
+        // --baseline names a row: its --name, or its file as given.
+        int baselineRow = baseline == null ? -1 : rowOrder.contains(baseline) ? rowOrder.indexOf(baseline)
+                : all.stream().map(Path::toString).toList().indexOf(baseline);
+        if (baseline != null && (inputs < 2 || baselineRow < 0)) {
+            throw bad(inputs < 2 ? "--baseline needs at least two inputs to compare"
+                    : "--baseline " + baseline + " is not one of the inputs " + rowOrder);
+        }
         MetricConventions conv = MetricConventions.defaults().withNoRelevant(noRelevant).withYmax(ymax).withGain(gain);
         LetorOptions read = input.options(list, ymax);
         Judgments judgments = data != null ? Judgments.readLetor(data, read, new DocIds(null))
@@ -154,39 +194,69 @@ final class EvalCommand implements Callable<Integer> {
         List<String> rows = List.copyOf(named.keySet());
         out.printf(Locale.ROOT, "%s on %s (%d queries, %d documents)%n", inputs == 1 ? rows.get(0) : inputs + " rankers",
                 judgments.source(), first.qids().size(), first.batch().documents());
-        out.println("conventions: " + describe(conv));
+        out.println("conventions: " + (convention == null ? describe(conv) : convention.describe(describe(conv))));
         double[][][] values = new double[evaluations.size()][list.size()][];
         for (int r = 0; r < evaluations.size(); r++) {
             for (int c = 0; c < list.size(); c++) {
-                values[r][c] = evaluations.get(r).perQuery(list.get(c), conv);
+                values[r][c] = convention == EvalConvention.LETOR ? LetorScript.perQuery(evaluations.get(r), list.get(c))
+                        : evaluations.get(r).perQuery(list.get(c), conv);
             }
         }
         for (int r = 0; r < evaluations.size(); r++) {
             out.println((inputs == 1 ? "" : rows.get(r) + ": ") + evaluations.get(r).coverage().describe());
         }
+        List<String> columns = list.stream().map(Metric::toString).toList();
         if (inputs == 1) {
             for (int c = 0; c < list.size(); c++) {
-                out.printf(Locale.ROOT, "%-10s %.4f%n", list.get(c), list.get(c).evaluate(first.scores(), first.batch(),
-                        conv.withTies(ties.metricTies())).mean());
+                out.printf(Locale.ROOT, "%-10s %.4f%n", list.get(c), mean(values[0][c]));
             }
         } else {
-            ComparisonTable table = ComparisonTable.of("ranker", rows, list.stream().map(Metric::toString)
-                    .toList(), values);
+            ComparisonTable table = ComparisonTable.of("ranker", rows, columns, values);
             out.printf("%n%s%n%s%n", table.markdown(), ComparisonTable.legend());
+            if (baseline != null) {
+                out.printf("%n%s%n%s%n", PairedTests.markdown(rows, baselineRow, columns, values),
+                        PairedTests.legend(baseline));
+            }
+            List<String> recipes = new ArrayList<>();
+            for (Path input : all) {
+                recipes.add(models.contains(input) ? SeedSpread.recipe(input) : null);
+            }
+            String spread = SeedSpread.markdown(rows, recipes, columns, values);
+            if (spread != null) {
+                out.printf("%n%s%n%s%n", spread, SeedSpread.legend());
+            }
         }
         if (perQuery) {
-            StringBuilder header = new StringBuilder("qid");
+            StringBuilder header = new StringBuilder(inputs == 1 ? "qid" : "qid\tranker");
             list.forEach(metric -> header.append('\t').append(metric));
             out.println(header);
             for (int q = 0; q < first.qids().size(); q++) {
-                StringBuilder row = new StringBuilder(first.qids().get(q));
-                for (double[] v : values[0]) {
-                    row.append('\t').append(Double.isNaN(v[q]) ? "excluded" : String.format(Locale.ROOT, "%.4f", v[q]));
+                for (int r = 0; r < inputs; r++) {
+                    StringBuilder row = new StringBuilder(first.qids().get(q));
+                    if (inputs > 1) {
+                        row.append('\t').append(names.get(r));
+                    }
+                    for (double[] v : values[r]) {
+                        row.append('\t').append(Double.isNaN(v[q]) ? "excluded" : String.format(Locale.ROOT, "%.4f", v[q]));
+                    }
+                    out.println(row);
                 }
-                out.println(row);
             }
         }
         return 0;
+    }
+
+    /** The mean of the values that are not NaN (excluded), summed in query order as Metric.evaluate does. */
+    private static double mean(double[] values) {
+        double sum = 0;
+        int counted = 0;
+        for (double v : values) {
+            if (!Double.isNaN(v)) {
+                sum += v;
+                counted++;
+            }
+        }
+        return counted == 0 ? Double.NaN : sum / counted;
     }
 
     private String describe(MetricConventions conv) {

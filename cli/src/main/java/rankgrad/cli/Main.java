@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "rankgrad", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Train rankers by optimizing the rank metrics you evaluate with.",
-        subcommands = {DemoCommand.class, TrainCommand.class, CompareCommand.class, EvalCommand.class, PredictCommand.class, ExportCommand.class, GenerateCommand.class, ReproCommand.class, StatsCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {DemoCommand.class, TrainCommand.class, CompareCommand.class, TuneCommand.class, EvalCommand.class, PredictCommand.class, ExportCommand.class, GenerateCommand.class, ReproCommand.class, StatsCommand.class, CommandLine.HelpCommand.class},
         showDefaultValues = true)
 public final class Main implements Runnable {
     /** The option name; every command inherits it. */

@@ -145,7 +145,7 @@ final class TrainCommand implements Callable<Integer> {
         if (gradientFree) {
             return gradientFree(m, tr, va, te, selection, o);
         }
-        TrainingConfig config = training.config();
+        TrainingConfig config = training.fit(training.config(), tr.size());
         Progress progress = new Progress(o, System.console() != null, config.epochs(), selection.toString());
         TrainingResult r = TrainingRun.execute(m, loss, config, tr, va, te, out, progress, training.fresh).result();
         o.println(r.message());
@@ -160,7 +160,7 @@ final class TrainCommand implements Callable<Integer> {
     /** --ensemble K: K members into OUT/member-k, their average in OUT/model.json. */
     private int trainEnsemble(FeatureSubset subset, Dataset tr, Dataset va, Dataset te, String split, PrintWriter o)
             throws Exception {
-        TrainingConfig config = training.config();
+        TrainingConfig config = training.fit(training.config(), tr.size());
         Metric selection = config.selection();
         o.printf(Locale.ROOT, "training an ensemble of %d %s models with %s on %d queries; selecting each on valid %s%n",
                 training.ensemble, training.architecture(), loss, tr.size(), selection);

@@ -19,6 +19,9 @@ import rankgrad.ltr.train.TrainingConfig;
  * failure after an epoch.
  */
 final class TrainingOptions extends BaseTrainingOptions {
+    @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+    CommandLine.Model.CommandSpec mixee;
+
     @Option(names = "--threads", description = "worker threads (default: all processors; results do not depend on it)")
     Integer threads;
 
@@ -123,5 +126,15 @@ final class TrainingOptions extends BaseTrainingOptions {
         if (threads != null) {
             Parallel.setThreads(threads);
         }
+    }
+
+    /**
+     * {@code config} fitted to {@code trainQueries} training queries ({@link DataSizeFit}),
+     * warning on the command's error stream when the set is small.
+     */
+    TrainingConfig fit(TrainingConfig config, int trainQueries) {
+        CommandLine.ParseResult given = mixee == null ? null : mixee.commandLine().getParseResult();
+        boolean batchGiven = given != null && given.hasMatchedOption("--batch-queries");
+        return DataSizeFit.fit(config, trainQueries, batchGiven, mixee == null ? null : mixee.commandLine().getErr());
     }
 }

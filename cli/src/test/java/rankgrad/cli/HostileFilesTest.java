@@ -28,7 +28,9 @@ class HostileFilesTest {
 
     private Run train(Path out, String... more) {
         String[] base = {"train", "--train", fold.resolve("train.txt").toString(), "--valid", fold.resolve("vali.txt")
-                .toString(), "--epochs", "1", "--model", "linear", "--patience", "0", "--out", out.toString()};
+                .toString(), "--epochs", "1", "--model", "linear", "--patience", "0", "--out", out.toString(),
+            // All 16 queries in one batch, as before small sets got smaller batches (and no warning).
+            "--batch-queries", "16"};
         String[] args = new String[base.length + more.length];
         System.arraycopy(base, 0, args, 0, base.length);
         System.arraycopy(more, 0, args, base.length, more.length);

@@ -148,7 +148,8 @@ class RunLifecycleTest {
         Run r = run("train", "--train", a.resolve("train.txt").toString(), "--valid", zero.toString(), "--epochs", "2",
                 "--out", dir.resolve("z").toString());
         assertEquals(1, r.code(), r.out());
-        assertEquals(1, r.err().lines().count(), r.err());
+        // One error line; the small-data warning (24 training queries, batches of 64) may precede it.
+        assertEquals(1, r.err().lines().filter(l -> !l.startsWith("rankgrad: warning: ")).count(), r.err());
         assertTrue(r.err().contains(zero.toString()) && r.err().contains("no query has a relevant document"), r.err());
     }
 

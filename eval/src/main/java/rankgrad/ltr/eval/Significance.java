@@ -13,6 +13,9 @@ import java.util.Arrays;
  * ranks) when at most {@value #EXACT_LIMIT} differences are nonzero, else from the normal
  * approximation with tie and continuity corrections,
  * z = (|W+ - n(n+1)/4| - 1/2) / sqrt(n(n+1)(2n+1)/24 - sum_t (t^3 - t)/48).
+ *
+ * <p>Paired t-test (Student 1908): d_i = a_i - b_i, t = mean(d) / (s_d / sqrt(n)) with n - 1
+ * degrees of freedom, two-sided p = I_{(n-1)/(n-1+t^2)}((n-1)/2, 1/2).
  */
 public final class Significance {
     /** Largest number of nonzero differences for which the exact distribution is used. */
@@ -70,6 +73,32 @@ public final class Significance {
         double var = n * (n + 1) * (2.0 * n + 1) / 24.0 - tieTerm / 48.0;
         double dev = Math.max(0, Math.abs(wPlus2 / 2.0 - mean) - 0.5);
         return Math.min(1.0, 2 * upperNormalTail(dev / Math.sqrt(var)));
+    }
+
+    /**
+     * Two-sided p-value of the paired t-test of a and b. All differences equal: p = 1 when they are
+     * 0, else 0 (t is infinite); fewer than two pairs: 1 (no variance to test against).
+     */
+    public static double pairedT(double[] a, double[] b) {
+        if (a.length != b.length) {
+            throw new IllegalArgumentException("paired samples differ in length: " + a.length + " vs " + b.length);
+        }
+        double[] d = diff(a, b);
+        int n = d.length;
+        if (n < 2) {
+            return 1.0;
+        }
+        double mean = Arrays.stream(d).sum() / n;
+        double ss = 0;
+        for (double v : d) {
+            ss += (v - mean) * (v - mean);
+        }
+        if (ss == 0) {
+            return mean == 0 ? 1.0 : 0.0;
+        }
+        double t = mean / Math.sqrt(ss / (n - 1) / n);
+        int dof = n - 1;
+        return Math.min(1.0, regularizedBeta(dof / (dof + t * t), dof / 2.0, 0.5));
     }
 
     /** Mean and Student-t confidence half-width at {@code level} (e.g. 0.95). */
