@@ -107,8 +107,10 @@ class ComposedLossTest {
                 .contains("epsilon must be finite and > 0"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Losses.parse("ndcg~softrank-e:soft", 1))
                 .getMessage().contains("'soft' is not a number"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> Losses.parse("ndcg~neuralsort", 1)).getMessage()
-                .startsWith("unknown loss 'ndcg~neuralsort'"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Losses.parse("ndcg~quicksort", 1)).getMessage()
+                .startsWith("unknown loss 'ndcg~quicksort'"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Losses.parse("ndcg~neuralsort:0", 1)).getMessage()
+                .contains("temperature tau"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Losses.parse("ndcg@0~twin1", 1)).getMessage()
                 .contains("cutoff k must be >= 1"));
     }
