@@ -8,8 +8,9 @@ import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
 import rankgrad.simd.Workspace;
+import rankgrad.nn.kernels.NnKernelProvider;
+import rankgrad.nn.kernels.NnKernels;
 import rankgrad.simd.KernelProvider;
-import rankgrad.simd.Kernels;
 
 /**
  * A hidden layer of Yu et al.'s networks in one node: Linear, then BatchNorm in training mode, then
@@ -215,7 +216,7 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
 
     /** {mean, biased variance} of Z + b per column, as {@link BatchNorm} chunks and combines them. */
     private static double[][] statisticsF32(float[] zs, float[] bs, int n, int c) {
-        Kernels kern = KernelProvider.kernels();
+        NnKernels kern = NnKernelProvider.kernels();
         double[][][] partial = RowChunks.reduce(n, c, 2, (from, to, acc) -> {
             double[] s = acc[0];
             for (int i = from; i < to; i++) {
@@ -262,7 +263,7 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
         float[][] affine = BatchNormColumns.normalizationF32(mean, mu, invStd, gamma, beta);
         float[] scale = affine[0];
         float[] shift = affine[1];
-        Kernels kern = KernelProvider.kernels();
+        NnKernels kern = NnKernelProvider.kernels();
         RowChunks.forEach(n, c, (from, to) -> {
             for (int i = from; i < to; i++) {
                 kern.batchNormReluF32(zs, bs, mu, scale, shift, ys, i * c, c);
@@ -273,7 +274,7 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
     /** {sum_i dU_ij, sum_i dU_ij (Z_ij + b_j - mean_j)} per column. */
     private static double[][] gradientSumsF32(float[] ys, float[] gs, float[] zs, float[] bs, float[] mu,
             double[] mean, int n, int c) {
-        Kernels kern = KernelProvider.kernels();
+        NnKernels kern = NnKernelProvider.kernels();
         double[][][] partial = RowChunks.reduce(n, c, 2, (from, to, acc) -> {
             for (int i = from; i < to; i++) {
                 kern.batchNormReluSumsF32(ys, gs, zs, bs, mu, acc[0], acc[1], i * c, c);
@@ -308,7 +309,7 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
         float[] ys = s.y().f32();
         float[] zs = s.z().f32();
         float[] bs = s.b().f32();
-        Kernels kern = KernelProvider.kernels();
+        NnKernels kern = NnKernelProvider.kernels();
         return RowChunks.addInOrder(RowChunks.reduce(n, c, 1, (from, to, acc) -> {
             for (int i = from; i < to; i++) {
                 kern.batchNormReluInputGradF32(ys, gs, zs, bs, mu, kf, bf, cf, ds, acc[0], i * c, c);
