@@ -1,6 +1,5 @@
 package rankgrad.nn.ops;
 
-import rankgrad.autodiff.ops.MatMul;
 import rankgrad.simd.RowChunks;
 import java.util.Arrays;
 import java.util.Objects;
@@ -179,8 +178,15 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
                 grads[2] = BatchNormColumns.vector(x.dtype(), db);
             }
             if (needs[1]) {
-                // A parameter's gradient is kept by the engine: always a fresh tensor.
-                grads[1] = MatMul.gemm(true, false, k, c, n, x, dz);
+                // A parameter's gradient is kept by the engine: always a fresh tensor. dW = X^T dZ on
+                // the GEMM kernel, as Affine computes it.
+                Tensor dw = Tensor.zeros(x.dtype(), k, c);
+                if (f32) {
+                    KernelProvider.kernels().gemmF32(true, false, k, c, n, x.f32(), dz.f32(), dw.f32());
+                } else {
+                    KernelProvider.kernels().gemmF64(true, false, k, c, n, x.f64(), dz.f64(), dw.f64());
+                }
+                grads[1] = dw;
             }
             if (needs[0]) {
                 Tensor dx = matrix(x.dtype(), n, k, inputGradientInWorkspace);
