@@ -4,9 +4,10 @@
  * catalogue {@link rankgrad.autodiff.Ops} and {@link rankgrad.autodiff.GradientCheck}, on the JDK
  * alone.
  *
- * <p>The op classes ({@code rankgrad.autodiff.ops}) are reached through {@code Ops}; they are
- * exported only to {@code rankgrad.nn}, whose fused layers compute the same bits as the ops they
- * replace and so share their arithmetic (docs/design.md §2, fused nodes).
+ * <p>The op classes ({@code rankgrad.autodiff.ops}) are package-private and reached through {@code
+ * Ops}. The package's one public class, {@code Primitives} (the op instances {@code Ops} applies),
+ * is exported to {@code rankgrad.nn} alone: its {@code Linear} layer needs the affine node with
+ * the input gradient in the network's workspace (docs/design.md §2, the workspace).
  */
 // "module": the qualified export names a module built after this one.
 @SuppressWarnings("module")

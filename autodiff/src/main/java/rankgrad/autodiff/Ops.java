@@ -1,36 +1,12 @@
 package rankgrad.autodiff;
 
-import rankgrad.autodiff.ops.Add;
-import rankgrad.autodiff.ops.Affine;
-import rankgrad.autodiff.ops.Celu;
-import rankgrad.autodiff.ops.Dropout;
-import rankgrad.autodiff.ops.Concat;
-import rankgrad.autodiff.ops.Exp;
-import rankgrad.autodiff.ops.Gather;
-import rankgrad.autodiff.ops.LeakyRelu;
-import rankgrad.autodiff.ops.Log;
-import rankgrad.autodiff.ops.Log1p;
-import rankgrad.autodiff.ops.LogSigmoid;
-import rankgrad.autodiff.ops.LogSoftmax;
-import rankgrad.autodiff.ops.LogSumExp;
-import rankgrad.autodiff.ops.MatMul;
-import rankgrad.autodiff.ops.Mul;
-import rankgrad.autodiff.ops.Pow;
-import rankgrad.autodiff.ops.Relu;
-import rankgrad.autodiff.ops.Reshape;
-import rankgrad.autodiff.ops.Sigmoid;
-import rankgrad.autodiff.ops.Slice;
-import rankgrad.autodiff.ops.Softmax;
-import rankgrad.autodiff.ops.Softplus;
-import rankgrad.autodiff.ops.Sqrt;
-import rankgrad.autodiff.ops.Sum;
-import rankgrad.autodiff.ops.Tanh;
-import rankgrad.autodiff.ops.Transpose;
+import rankgrad.autodiff.ops.Primitives;
 
 /**
- * The catalogue of built-in differentiable ops. Each primitive is one small class in
- * {@code rankgrad.autodiff.ops} implementing {@link Op}; composites (sub, div, mean, ...) are
- * built from primitives here and need no backward of their own.
+ * The catalogue of built-in differentiable ops. Each primitive is one small package-private class
+ * in {@code rankgrad.autodiff.ops} implementing {@link Op}, made by that package's {@code
+ * Primitives}; composites (sub, div, mean, ...) are built from primitives here and need no
+ * backward of their own.
  *
  * <p>Binary elementwise ops broadcast scalars, rows and columns ({@code ops.Broadcast}).
  */
@@ -45,7 +21,7 @@ public final class Ops {
 
     /** a + b. */
     public static Var add(Var a, Var b) {
-        return Var.apply(Add.INSTANCE, a, b);
+        return Var.apply(Primitives.add(), a, b);
     }
 
     /** a + c for a constant c. */
@@ -55,7 +31,7 @@ public final class Ops {
 
     /** a * b, elementwise. */
     public static Var mul(Var a, Var b) {
-        return Var.apply(Mul.INSTANCE, a, b);
+        return Var.apply(Primitives.mul(), a, b);
     }
 
     /** a * c for a constant c. */
@@ -80,17 +56,17 @@ public final class Ops {
 
     /** op(A) op(B), where op transposes when its flag is set. */
     public static Var matmul(Var a, boolean transA, Var b, boolean transB) {
-        return Var.apply(MatMul.of(transA, transB), a, b);
+        return Var.apply(Primitives.matMul(transA, transB), a, b);
     }
 
     /** Sum of all elements, a scalar. */
     public static Var sum(Var a) {
-        return Var.apply(Sum.over(-1, false), a);
+        return Var.apply(Primitives.sum(-1, false), a);
     }
 
     /** Sum over an axis of a matrix: 0 sums over rows (one value per column), 1 over columns. */
     public static Var sum(Var a, int axis, boolean keepDims) {
-        return Var.apply(Sum.over(axis, keepDims), a);
+        return Var.apply(Primitives.sum(axis, keepDims), a);
     }
 
     /**
@@ -108,27 +84,27 @@ public final class Ops {
 
     /** a^p elementwise for a constant p; d/da = p a^(p-1). Negative a with non-integer p gives NaN. */
     public static Var pow(Var a, double p) {
-        return Var.apply(Pow.of(p), a);
+        return Var.apply(Primitives.pow(p), a);
     }
 
     /** e^a elementwise; d/da = e^a. */
     public static Var exp(Var a) {
-        return Var.apply(Exp.INSTANCE, a);
+        return Var.apply(Primitives.exp(), a);
     }
 
     /** ln(a) elementwise; d/da = 1 / a. */
     public static Var log(Var a) {
-        return Var.apply(Log.INSTANCE, a);
+        return Var.apply(Primitives.log(), a);
     }
 
     /** ln(1 + a) elementwise, accurate for small |a|; d/da = 1 / (1 + a). */
     public static Var log1p(Var a) {
-        return Var.apply(Log1p.INSTANCE, a);
+        return Var.apply(Primitives.log1p(), a);
     }
 
     /** sqrt(a) elementwise; d/da = 1 / (2 sqrt(a)). */
     public static Var sqrt(Var a) {
-        return Var.apply(Sqrt.INSTANCE, a);
+        return Var.apply(Primitives.sqrt(), a);
     }
 
     /**
@@ -136,7 +112,7 @@ public final class Ops {
      * overflows nor cancels; d/da = sigmoid(a).
      */
     public static Var softplus(Var a) {
-        return Var.apply(Softplus.INSTANCE, a);
+        return Var.apply(Primitives.softplus(), a);
     }
 
     /**
@@ -144,7 +120,7 @@ public final class Ops {
      * every finite a; d/da = sigmoid(-a).
      */
     public static Var logSigmoid(Var a) {
-        return Var.apply(LogSigmoid.INSTANCE, a);
+        return Var.apply(Primitives.logSigmoid(), a);
     }
 
     /**
@@ -152,7 +128,7 @@ public final class Ops {
      * m + ln(sum_j e^(a_j - m)) with m = max_j a_j so that nothing overflows; d/da = softmax(a).
      */
     public static Var logSumExp(Var a) {
-        return Var.apply(LogSumExp.all(false), a);
+        return Var.apply(Primitives.logSumExpAll(false), a);
     }
 
     /**
@@ -163,9 +139,9 @@ public final class Ops {
     public static Var logSumExp(Var a, int axis, boolean keepDims) {
         checkMatrix(a, "logSumExp over axis " + axis, "logSumExp(a) reduces all elements");
         return switch (axis) {
-            case 1 -> Var.apply(LogSumExp.perRow(keepDims), a);
+            case 1 -> Var.apply(Primitives.logSumExpPerRow(keepDims), a);
             case 0 -> {
-                Var perCol = Var.apply(LogSumExp.perRow(false), transpose(a));
+                Var perCol = Var.apply(Primitives.logSumExpPerRow(false), transpose(a));
                 yield keepDims ? reshape(perCol, 1, a.value().cols()) : perCol;
             }
             default -> throw new IllegalArgumentException("logSumExp axis must be 0 or 1, got " + axis
@@ -187,12 +163,12 @@ public final class Ops {
      */
     public static Var softmax(Var a, int axis) {
         if (axis == -1) {
-            return Var.apply(Softmax.ALL, a);
+            return Var.apply(Primitives.softmax(false), a);
         }
         checkMatrix(a, "softmax over axis " + axis, "use axis -1 for all elements");
         return switch (axis) {
-            case 1 -> Var.apply(Softmax.PER_ROW, a);
-            case 0 -> transpose(Var.apply(Softmax.PER_ROW, transpose(a)));
+            case 1 -> Var.apply(Primitives.softmax(true), a);
+            case 0 -> transpose(Var.apply(Primitives.softmax(true), transpose(a)));
             default -> throw new IllegalArgumentException("softmax axis must be -1, 0 or 1, got " + axis);
         };
     }
@@ -211,12 +187,12 @@ public final class Ops {
      */
     public static Var logSoftmax(Var a, int axis) {
         if (axis == -1) {
-            return Var.apply(LogSoftmax.ALL, a);
+            return Var.apply(Primitives.logSoftmax(false), a);
         }
         checkMatrix(a, "logSoftmax over axis " + axis, "use axis -1 for all elements");
         return switch (axis) {
-            case 1 -> Var.apply(LogSoftmax.PER_ROW, a);
-            case 0 -> transpose(Var.apply(LogSoftmax.PER_ROW, transpose(a)));
+            case 1 -> Var.apply(Primitives.logSoftmax(true), a);
+            case 0 -> transpose(Var.apply(Primitives.logSoftmax(true), transpose(a)));
             default -> throw new IllegalArgumentException("logSoftmax axis must be -1, 0 or 1, got " + axis);
         };
     }
@@ -226,37 +202,37 @@ public final class Ops {
      * Indices may repeat; the gradient of a repeated item is the sum of its copies' gradients.
      */
     public static Var gather(Var a, int... index) {
-        return Var.apply(Gather.of(index), a);
+        return Var.apply(Primitives.gather(index), a);
     }
 
     /** Rows [from, to) of a matrix, a (to - from) x cols matrix. */
     public static Var sliceRows(Var a, int from, int to) {
-        return Var.apply(Slice.rows(from, to), a);
+        return Var.apply(Primitives.sliceRows(from, to), a);
     }
 
     /** Columns [from, to) of a matrix, or elements [from, to) of a vector. */
     public static Var sliceCols(Var a, int from, int to) {
-        return Var.apply(Slice.cols(from, to), a);
+        return Var.apply(Primitives.sliceCols(from, to), a);
     }
 
     /** The parts' rows stacked into one matrix (parts: matrices or 1 x n vectors, equal columns). */
     public static Var concatRows(Var... parts) {
-        return Var.apply(Concat.ROWS, parts);
+        return Var.apply(Primitives.concat(true), parts);
     }
 
     /** The parts' columns joined (equal rows); a vector when all parts are vectors. */
     public static Var concatCols(Var... parts) {
-        return Var.apply(Concat.COLS, parts);
+        return Var.apply(Primitives.concat(false), parts);
     }
 
     /** The same elements, row-major, with another shape of equal size. */
     public static Var reshape(Var a, int... shape) {
-        return Var.apply(Reshape.to(shape), a);
+        return Var.apply(Primitives.reshape(shape), a);
     }
 
     /** The transpose of a matrix, a^T. */
     public static Var transpose(Var a) {
-        return Var.apply(Transpose.INSTANCE, a);
+        return Var.apply(Primitives.transpose(), a);
     }
 
     private static void checkMatrix(Var a, String what, String hint) {
@@ -277,38 +253,38 @@ public final class Ops {
         return mul(sum(a, axis, keepDims), 1.0 / n);
     }
 
-    /** x m / (1 - rate) elementwise for a fixed keep mask m ({@link Dropout}). */
+    /** x m / (1 - rate) elementwise for a fixed keep mask m ({@code ops.Dropout}). */
     public static Var dropout(Var x, boolean[] keep, double rate) {
-        return Var.apply(Dropout.withMask(keep, rate), x);
+        return Var.apply(Primitives.dropout(keep, rate), x);
     }
 
-    /** max(x, 0) elementwise ({@link Relu}). */
+    /** max(x, 0) elementwise ({@code ops.Relu}). */
     public static Var relu(Var x) {
-        return Var.apply(Relu.INSTANCE, x);
+        return Var.apply(Primitives.relu(), x);
     }
 
-    /** x for x &gt; 0, slope * x otherwise ({@link LeakyRelu}). */
+    /** x for x &gt; 0, slope * x otherwise ({@code ops.LeakyRelu}). */
     public static Var leakyRelu(Var x, double slope) {
-        return Var.apply(LeakyRelu.withSlope(slope), x);
+        return Var.apply(Primitives.leakyRelu(slope), x);
     }
 
-    /** max(0, x) + min(0, alpha (exp(x / alpha) - 1)) ({@link Celu}). */
+    /** max(0, x) + min(0, alpha (exp(x / alpha) - 1)) ({@code ops.Celu}). */
     public static Var celu(Var x, double alpha) {
-        return Var.apply(Celu.withAlpha(alpha), x);
+        return Var.apply(Primitives.celu(alpha), x);
     }
 
-    /** tanh(x) elementwise ({@link Tanh}). */
+    /** tanh(x) elementwise ({@code ops.Tanh}). */
     public static Var tanh(Var x) {
-        return Var.apply(Tanh.INSTANCE, x);
+        return Var.apply(Primitives.tanh(), x);
     }
 
-    /** 1 / (1 + exp(-x)) elementwise, stable for large |x| ({@link Sigmoid}). */
+    /** 1 / (1 + exp(-x)) elementwise, stable for large |x| ({@code ops.Sigmoid}). */
     public static Var sigmoid(Var x) {
-        return Var.apply(Sigmoid.INSTANCE, x);
+        return Var.apply(Primitives.sigmoid(), x);
     }
 
-    /** x W + b for x (n x in), W (in x out), b (out) in one node ({@link Affine}). */
+    /** x W + b for x (n x in), W (in x out), b (out) in one node ({@code ops.Affine}). */
     public static Var affine(Var x, Var w, Var b) {
-        return Var.apply(Affine.INSTANCE, x, w, b);
+        return Var.apply(Primitives.affine(), x, w, b);
     }
 }

@@ -42,15 +42,17 @@ import org.junit.jupiter.api.Test;
  *       may: the testkit's property tests check the SIMD and pair kernels white-box);</li>
  *   <li>no public or protected member of an exported package names a type of a package that is
  *       not exported;</li>
- *   <li>no import cycle between packages, except the engine's catalogue: {@code Ops} names the op
- *       classes that implement {@code Op}.</li>
+ *   <li>no import cycle between packages, except the engine's catalogue: {@code Ops} takes its op
+ *       instances from {@code ops.Primitives}, and the op classes implement {@code Op};</li>
+ *   <li>the op classes behind {@code Ops} are package-private: {@code ops.Primitives} is the one
+ *       public class of their package (docs/design.md §1).</li>
  * </ul>
  * A core module's sources may also be imported through a tool module's; the rules are the same.
  */
 class ArchitectureTest {
     /** The core floors, bottom to top (the parent pom lists them in this order). */
     static final List<String> CORE = List.of("simd", "autodiff", "nn", "ranking", "serving", "letor", "train", "eval");
-    /** The one package cycle the design keeps (docs/design.md §5: the op catalogue). */
+    /** The one package cycle the design keeps (docs/design.md §5: the op catalogue and its Primitives). */
     static final Set<String> ALLOWED_CYCLE = Set.of("rankgrad.autodiff", "rankgrad.autodiff.ops");
 
     private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
@@ -202,6 +204,17 @@ class ArchitectureTest {
             }
         }
         assertEquals(List.of(), cycles);
+    }
+
+    @Test
+    void theOpClassesBehindOpsArePackagePrivate() throws Exception {
+        List<Class<?>> classes = classesOf("autodiff", "rankgrad.autodiff.ops").stream()
+                .filter(c -> c.getEnclosingClass() == null).toList();
+        long ops = classes.stream().filter(c -> rankgrad.autodiff.Op.class.isAssignableFrom(c)).count();
+        assertTrue(ops > 20, "only " + ops + " op classes found in rankgrad.autodiff.ops: is autodiff compiled?");
+        List<String> open = classes.stream().filter(c -> Modifier.isPublic(c.getModifiers())).map(Class::getSimpleName)
+                .sorted().toList();
+        assertEquals(List.of("Primitives"), open, "public classes of rankgrad.autodiff.ops (reach ops through Ops)");
     }
 
     @Test

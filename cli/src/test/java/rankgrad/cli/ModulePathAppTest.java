@@ -83,6 +83,8 @@ class ModulePathAppTest {
                     for (int i = 0; i < s.length; i++) {
                         s[i] = (float) Math.sin(i);
                     }
+                    // The engine's kernels too (the steps below run nn's and the pair kernels only).
+                    rankgrad.simd.KernelProvider.kernels();
                     Var scores = Var.param(Tensor.vector(s));
                     RankingLoss loss = Losses.parse("approx-ndcg", 1);
                     Optimizer adam = Adam.create(Map.of("scores", scores), Adam.Settings.defaults().withLearningRate(0.05));
@@ -231,6 +233,7 @@ class ModulePathAppTest {
         // named module whose kernel packages are not exported (the DEBUG lines, shown by debugLogging).
         String chosen = vector ? "vector(" : "scalar (module jdk.incubator.vector is not readable";
         assertTrue(err.contains("rankgrad kernels: " + chosen), what);
+        assertTrue(err.contains("rankgrad nn kernels: " + chosen), what);
         assertTrue(err.contains("rankgrad pair kernels: " + chosen), what);
         String[] lines = out.strip().split("\\R");
         assertEquals("internal: " + (modulePath ? "refused" : "open"), lines[lines.length - 2], what);

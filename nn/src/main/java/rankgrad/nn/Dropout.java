@@ -7,7 +7,7 @@ import rankgrad.autodiff.Var;
 
 /**
  * Dropout as a module without parameters: in training mode y = x m / (1 - p) with a fresh keep
- * mask m per step ({@link rankgrad.autodiff.ops.Dropout}), in evaluation mode the identity.
+ * mask m per step ({@link rankgrad.autodiff.Ops#dropout}), in evaluation mode the identity.
  *
  * <p>Determinism: the mask is not drawn from a shared random stream but from
  * {@link #mask(long, long, int, double)} of (seed, step), where the step is set by the trainer

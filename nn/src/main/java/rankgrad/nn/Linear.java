@@ -10,7 +10,7 @@ import rankgrad.autodiff.Ops;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.simd.Workspace;
-import rankgrad.autodiff.ops.Affine;
+import rankgrad.autodiff.ops.Primitives;
 
 /**
  * A fully connected layer y = x W + b for a batch x (rows x in): W is stored in x out (the
@@ -92,7 +92,7 @@ public final class Linear implements Layer {
     /** Forward with dX in {@code workspace}: for an input made by a node that gives dX back. */
     Var forward(Var x, Workspace workspace) {
         checkInput(x);
-        return Var.apply(Affine.withInputGradientIn(workspace), x, weight, bias);
+        return Var.apply(Primitives.affine(workspace), x, weight, bias);
     }
 
     void checkInput(Var x) {

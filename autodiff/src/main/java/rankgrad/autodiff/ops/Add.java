@@ -7,7 +7,7 @@ import rankgrad.autodiff.Tensor;
  * y = a + b with scalar, row and column broadcasting ({@link Broadcast}); dL/da and dL/db are
  * dL/dy summed over the dimensions each operand was broadcast along.
  */
-public final class Add implements Op<Elementwise.Saved> {
+final class Add implements Op<Elementwise.Saved> {
     public static final Add INSTANCE = new Add();
 
     private Add() {

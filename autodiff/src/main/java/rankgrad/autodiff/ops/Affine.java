@@ -20,7 +20,7 @@ import rankgrad.simd.Kernels;
  * temporary and a pass per layer. Column sums run over a fixed partition of the rows
  * ({@code RowChunks}), so results do not depend on the thread count.
  */
-public final class Affine implements Op<Affine.Saved> {
+final class Affine implements Op<Affine.Saved> {
     /** The shared instance (the op is stateless). */
     public static final Affine INSTANCE = new Affine(null);
 

@@ -14,7 +14,7 @@ import rankgrad.autodiff.Tensor;
  * @param a how operand a is laid over the output
  * @param b how operand b is laid over the output
  */
-public record Broadcast(int rows, int cols, int[] shape, Mode a, Mode b) {
+record Broadcast(int rows, int cols, int[] shape, Mode a, Mode b) {
 
     /** How one operand covers the output. */
     public enum Mode {

@@ -17,7 +17,7 @@ import rankgrad.simd.Kernels;
  * training needs, though for |x| much smaller than alpha the relative error of the (tiny) output
  * is larger than with expm1.
  */
-public final class Celu implements Op<Tensor> {
+final class Celu implements Op<Tensor> {
     private final double alpha;
 
     private Celu(double alpha) {

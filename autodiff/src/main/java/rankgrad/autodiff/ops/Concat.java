@@ -10,7 +10,7 @@ import rankgrad.autodiff.Tensor;
  * Columns: the parts must have equal row counts; the result is a vector if every part is a
  * vector, else a matrix. dL/d(part) is the part's block of dL/dy.
  */
-public final class Concat implements Op<int[][]> {
+final class Concat implements Op<int[][]> {
     /** Stacks the parts' rows. */
     public static final Concat ROWS = new Concat(true);
     /** Joins the parts' columns. */

@@ -16,7 +16,7 @@ import rankgrad.autodiff.Tensor;
  * float64 by the double scale; this loop is the scalar reference (no vector kernel: the op costs
  * one pass over memory that the surrounding GEMMs dominate).
  */
-public final class Dropout implements Op<Void> {
+final class Dropout implements Op<Void> {
     private final boolean[] keep;
     private final double scale;
 

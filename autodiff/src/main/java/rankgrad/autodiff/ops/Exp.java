@@ -9,7 +9,7 @@ import rankgrad.simd.KernelProvider;
  * y = exp(x) elementwise; dL/dx = dL/dy * y, so the output is the only residual. Float32 runs on
  * the {@code expF32} and {@code mulF32} kernels.
  */
-public final class Exp implements Op<Tensor> {
+final class Exp implements Op<Tensor> {
     public static final Exp INSTANCE = new Exp();
 
     private Exp() {

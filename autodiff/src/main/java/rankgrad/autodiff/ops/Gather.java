@@ -15,7 +15,7 @@ import rankgrad.simd.Kernels;
  * <p>The backward scatters with accumulation: dL/dx[r] = sum over i with index[i] = r of dL/dy[i],
  * so an item selected twice gets both gradients and an item never selected gets zero.
  */
-public final class Gather implements Op<Tensor> {
+final class Gather implements Op<Tensor> {
     private final int[] index;
 
     private Gather(int[] index) {

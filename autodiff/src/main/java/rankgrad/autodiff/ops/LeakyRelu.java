@@ -8,7 +8,7 @@ import rankgrad.autodiff.Tensor;
  * y = x for x &gt; 0, slope * x otherwise; dL/dx = dL/dy * (x &gt; 0 ? 1 : slope). At x = 0 the
  * derivative taken is {@code slope}, as PyTorch's {@code leaky_relu}.
  */
-public final class LeakyRelu implements Op<Tensor> {
+final class LeakyRelu implements Op<Tensor> {
     private final double slope;
 
     private LeakyRelu(double slope) {

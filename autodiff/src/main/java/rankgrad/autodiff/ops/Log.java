@@ -7,7 +7,7 @@ import rankgrad.autodiff.Tensor;
  * y = ln(x) elementwise; dL/dx = dL/dy / x. Non-positive x gives NaN or -infinity, as
  * {@link Math#log} does.
  */
-public final class Log implements Op<Tensor> {
+final class Log implements Op<Tensor> {
     public static final Log INSTANCE = new Log();
 
     private Log() {

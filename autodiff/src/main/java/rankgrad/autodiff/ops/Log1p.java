@@ -6,7 +6,7 @@ import rankgrad.autodiff.Tensor;
 /**
  * y = ln(1 + x) elementwise, accurate for small |x| ({@link Math#log1p}); dL/dx = dL/dy / (1 + x).
  */
-public final class Log1p implements Op<Tensor> {
+final class Log1p implements Op<Tensor> {
     public static final Log1p INSTANCE = new Log1p();
 
     private Log1p() {

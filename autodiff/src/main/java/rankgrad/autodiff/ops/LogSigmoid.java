@@ -12,7 +12,7 @@ import rankgrad.simd.ScalarKernels;
  * overflows nor returns -infinity for very negative x (logSigmoid(-1000) = -1000).
  * dL/dx = dL/dy * (1 - sigmoid(x)) = dL/dy * sigmoid(-x), formed without cancellation.
  */
-public final class LogSigmoid implements Op<Tensor> {
+final class LogSigmoid implements Op<Tensor> {
     public static final LogSigmoid INSTANCE = new LogSigmoid();
 
     private LogSigmoid() {

@@ -15,7 +15,7 @@ import rankgrad.simd.Kernels;
  * <p>Stable for any finite input ({@link Segments}); an infinite element gives NaN in its
  * segment. Column-wise log-softmax is the per-row op on the transpose ({@code Ops.logSoftmax(a, 0)}).
  */
-public final class LogSoftmax implements Op<Tensor> {
+final class LogSoftmax implements Op<Tensor> {
     /** Log-softmax over all elements. */
     public static final LogSoftmax ALL = new LogSoftmax(false);
     /** Log-softmax over each row of a matrix (over the whole of a vector). */

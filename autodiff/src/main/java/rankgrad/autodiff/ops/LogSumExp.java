@@ -16,7 +16,7 @@ import rankgrad.simd.Kernels;
  * rows x 1 column), so the result broadcasts back against the input. Column-wise logsumexp is
  * the per-row op on the transpose ({@code Ops.logSumExp(a, 0, keepDims)}).
  */
-public final class LogSumExp implements Op<LogSumExp.Saved> {
+final class LogSumExp implements Op<LogSumExp.Saved> {
     private final boolean perRow;
     private final boolean keepDims;
 

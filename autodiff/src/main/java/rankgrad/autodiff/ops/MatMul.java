@@ -10,7 +10,7 @@ import rankgrad.simd.KernelProvider;
  * dA = dC op(B)^T (stored transposed when A is used transposed) and dB = op(A)^T dC (likewise),
  * each one more GEMM on the same kernel.
  */
-public final class MatMul implements Op<MatMul.Saved> {
+final class MatMul implements Op<MatMul.Saved> {
     private static final MatMul NN = new MatMul(false, false);
     private static final MatMul TN = new MatMul(true, false);
     private static final MatMul NT = new MatMul(false, true);
@@ -69,7 +69,7 @@ public final class MatMul implements Op<MatMul.Saved> {
     }
 
     /** C (m x n) = op(A) op(B) with the chosen kernels. */
-    public static Tensor gemm(boolean ta, boolean tb, int m, int n, int k, Tensor a, Tensor b) {
+    static Tensor gemm(boolean ta, boolean tb, int m, int n, int k, Tensor a, Tensor b) {
         if (a.dtype() != b.dtype()) {
             throw new IllegalArgumentException("dtypes differ: " + a.dtype() + " and " + b.dtype());
         }

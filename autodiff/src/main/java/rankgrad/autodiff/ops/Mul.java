@@ -7,7 +7,7 @@ import rankgrad.autodiff.Tensor;
  * y = a * b elementwise with scalar, row and column broadcasting ({@link Broadcast});
  * dL/da = reduce(dL/dy * b), dL/db = reduce(dL/dy * a), reduced over the broadcast dimensions.
  */
-public final class Mul implements Op<Elementwise.Saved> {
+final class Mul implements Op<Elementwise.Saved> {
     public static final Mul INSTANCE = new Mul();
 
     private Mul() {

@@ -13,7 +13,7 @@ import rankgrad.simd.Kernels;
  * {@code div(a, b) = a * pow(b, -1)} is as accurate as a division); other exponents use
  * {@link Math#pow}. As there, a negative x with a non-integer p gives NaN.
  */
-public final class Pow implements Op<Tensor> {
+final class Pow implements Op<Tensor> {
     private final double p;
 
     private Pow(double p) {

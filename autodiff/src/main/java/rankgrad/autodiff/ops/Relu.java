@@ -1,6 +1,5 @@
 package rankgrad.autodiff.ops;
 
-import java.util.concurrent.atomic.AtomicBoolean;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
@@ -12,7 +11,7 @@ import rankgrad.simd.Kernels;
  * as PyTorch). float32 runs on {@link Kernels#reluF32} / {@link Kernels#reluBackwardF32}.
  * NaN inputs give 0, as the scalar kernel does.
  */
-public final class Relu implements Op<Tensor> {
+final class Relu implements Op<Tensor> {
     /** The shared instance (the op is stateless). */
     public static final Relu INSTANCE = new Relu();
 
@@ -32,34 +31,6 @@ public final class Relu implements Op<Tensor> {
             ys[i] = xs[i] > 0 ? xs[i] : 0.0;
         }
         return Op.result(y, x);
-    }
-
-    /**
-     * The float32 forward value, max(x, 0) as {@link #forward} computes it (the same kernel, the
-     * same bits), or null when {@code x} holds a NaN or an infinity, which the ReLU would turn into
-     * 0 or pass on unnoticed: for evaluation (a scorer), where such an input means a broken model.
-     * The check reads each range of {@code x} right after the kernel did, while it is in cache, so
-     * it costs little beside the ReLU itself.
-     */
-    public static Tensor evaluateOrNull(Tensor x) {
-        float[] xs = x.f32();
-        Tensor y = Tensor.zerosLike(x);
-        float[] ys = y.f32();
-        Kernels k = KernelProvider.kernels();
-        AtomicBoolean bad = new AtomicBoolean();
-        ElementChunks.forEach(xs.length, (from, to) -> {
-            k.reluF32(xs, from, ys, from, to - from);
-            // Math.max and Math.abs keep a NaN, so the largest magnitude is finite exactly when every value is;
-            // both are reductions and lane operations the JIT vectorizes.
-            float max = 0f;
-            for (int i = from; i < to; i++) {
-                max = Math.max(max, Math.abs(xs[i]));
-            }
-            if (!(max <= Float.MAX_VALUE)) {
-                bad.set(true);
-            }
-        });
-        return bad.get() ? null : y;
     }
 
     @Override

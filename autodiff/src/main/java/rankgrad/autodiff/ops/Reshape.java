@@ -9,7 +9,7 @@ import rankgrad.autodiff.Tensor;
  * The output shares the input's data, as {@link Tensor#reshape} does; nothing writes to either.
  * dL/dx is dL/dy reshaped back.
  */
-public final class Reshape implements Op<int[]> {
+final class Reshape implements Op<int[]> {
     private final int[] shape;
 
     private Reshape(int[] shape) {

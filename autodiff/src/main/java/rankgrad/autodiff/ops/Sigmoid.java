@@ -15,7 +15,7 @@ import rankgrad.simd.ScalarKernels;
  * the result is in [0, 1] for every finite x ({@link ScalarKernels#sigmoid}; float32 runs on
  * {@link Kernels#sigmoidF32}, which has the same contract).
  */
-public final class Sigmoid implements Op<Tensor> {
+final class Sigmoid implements Op<Tensor> {
     /** The shared instance (the op is stateless). */
     public static final Sigmoid INSTANCE = new Sigmoid();
 

@@ -8,7 +8,7 @@ import rankgrad.autodiff.Tensor;
  * A contiguous range [from, to) of the rows of a matrix, or of the columns of a matrix or the
  * elements of a vector. The result is a copy; dL/dx is dL/dy placed in the range and zero elsewhere.
  */
-public final class Slice implements Op<Tensor> {
+final class Slice implements Op<Tensor> {
     private final boolean rows;
     private final int from;
     private final int to;

@@ -14,7 +14,7 @@ import rankgrad.simd.Kernels;
  * <p>Stable for any finite input ({@link Segments}); an infinite element gives NaN in its
  * segment. Column-wise softmax is the per-row op on the transpose ({@code Ops.softmax(a, 0)}).
  */
-public final class Softmax implements Op<Tensor> {
+final class Softmax implements Op<Tensor> {
     /** Softmax over all elements. */
     public static final Softmax ALL = new Softmax(false);
     /** Softmax over each row of a matrix (over the whole of a vector). */

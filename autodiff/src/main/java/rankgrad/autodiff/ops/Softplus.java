@@ -13,7 +13,7 @@ import rankgrad.simd.ScalarKernels;
  * rounds to 0 rather than overflowing or cancelling. dL/dx = dL/dy * sigmoid(x) (the
  * {@code sigmoidF32} kernel in float32).
  */
-public final class Softplus implements Op<Tensor> {
+final class Softplus implements Op<Tensor> {
     public static final Softplus INSTANCE = new Softplus();
 
     private Softplus() {

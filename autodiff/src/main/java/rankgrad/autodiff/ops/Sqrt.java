@@ -7,7 +7,7 @@ import rankgrad.autodiff.Tensor;
  * y = sqrt(x) elementwise (correctly rounded); dL/dx = dL/dy / (2 y), infinite at x = 0 as the
  * derivative is.
  */
-public final class Sqrt implements Op<Tensor> {
+final class Sqrt implements Op<Tensor> {
     public static final Sqrt INSTANCE = new Sqrt();
 
     private Sqrt() {

@@ -10,7 +10,7 @@ import rankgrad.simd.KernelProvider;
  * sums over columns). With {@code keepDims} the reduced axis stays with size 1, so the result
  * broadcasts back against the input. The gradient is dL/dy broadcast back to the input's shape.
  */
-public final class Sum implements Op<Tensor> {
+final class Sum implements Op<Tensor> {
     private final int axis;
     private final boolean keepDims;
 

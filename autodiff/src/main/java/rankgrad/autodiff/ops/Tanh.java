@@ -10,7 +10,7 @@ import rankgrad.simd.Kernels;
  * y = tanh(x) elementwise; dL/dx = dL/dy * (1 - y^2), from the saved output. float32 runs on
  * {@link Kernels#tanhF32}.
  */
-public final class Tanh implements Op<Tensor> {
+final class Tanh implements Op<Tensor> {
     /** The shared instance (the op is stateless). */
     public static final Tanh INSTANCE = new Tanh();
 

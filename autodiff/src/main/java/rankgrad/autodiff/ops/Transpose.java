@@ -9,7 +9,7 @@ import rankgrad.autodiff.Tensor;
  * y = x^T for a matrix: y[j][i] = x[i][j], a copy. dL/dx = (dL/dy)^T. For a vector, reshape it to
  * 1 x n or n x 1 instead.
  */
-public final class Transpose implements Op<Void> {
+final class Transpose implements Op<Void> {
     public static final Transpose INSTANCE = new Transpose();
 
     private Transpose() {

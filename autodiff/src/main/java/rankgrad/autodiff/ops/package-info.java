@@ -2,8 +2,9 @@
  * The primitive differentiable ops, one small final class each, behind the catalogue
  * {@link rankgrad.autodiff.Ops}.
  *
- * <p>API: call them through {@code Ops}; the op classes are public so that a graph can name them
- * (e.g. {@code Relu.INSTANCE}), but their constructors and helpers (chunking, broadcasting,
- * segments) are internal.
+ * <p>Not an API: the op classes and their helpers (chunking, broadcasting, segments) are
+ * package-private; {@link rankgrad.autodiff.ops.Primitives}, the one public class, hands {@code
+ * Ops} the op instances. The module exports this package to {@code rankgrad.nn} alone, for the
+ * affine node with its input gradient in a workspace ({@code Primitives.affine(Workspace)}).
  */
 package rankgrad.autodiff.ops;

@@ -1,6 +1,5 @@
 package rankgrad.nn.ops;
 
-import rankgrad.autodiff.ops.MatMul;
 import rankgrad.simd.RowChunks;
 import java.util.Arrays;
 import java.util.Objects;
@@ -8,8 +7,9 @@ import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
 import rankgrad.simd.Workspace;
+import rankgrad.nn.kernels.NnKernelProvider;
+import rankgrad.nn.kernels.NnKernels;
 import rankgrad.simd.KernelProvider;
-import rankgrad.simd.Kernels;
 
 /**
  * A hidden layer of Yu et al.'s networks in one node: Linear, then BatchNorm in training mode, then
@@ -178,8 +178,15 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
                 grads[2] = BatchNormColumns.vector(x.dtype(), db);
             }
             if (needs[1]) {
-                // A parameter's gradient is kept by the engine: always a fresh tensor.
-                grads[1] = MatMul.gemm(true, false, k, c, n, x, dz);
+                // A parameter's gradient is kept by the engine: always a fresh tensor. dW = X^T dZ on
+                // the GEMM kernel, as Affine computes it.
+                Tensor dw = Tensor.zeros(x.dtype(), k, c);
+                if (f32) {
+                    KernelProvider.kernels().gemmF32(true, false, k, c, n, x.f32(), dz.f32(), dw.f32());
+                } else {
+                    KernelProvider.kernels().gemmF64(true, false, k, c, n, x.f64(), dz.f64(), dw.f64());
+                }
+                grads[1] = dw;
             }
             if (needs[0]) {
                 Tensor dx = matrix(x.dtype(), n, k, inputGradientInWorkspace);
@@ -215,7 +222,7 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
 
     /** {mean, biased variance} of Z + b per column, as {@link BatchNorm} chunks and combines them. */
     private static double[][] statisticsF32(float[] zs, float[] bs, int n, int c) {
-        Kernels kern = KernelProvider.kernels();
+        NnKernels kern = NnKernelProvider.kernels();
         double[][][] partial = RowChunks.reduce(n, c, 2, (from, to, acc) -> {
             double[] s = acc[0];
             for (int i = from; i < to; i++) {
@@ -262,7 +269,7 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
         float[][] affine = BatchNormColumns.normalizationF32(mean, mu, invStd, gamma, beta);
         float[] scale = affine[0];
         float[] shift = affine[1];
-        Kernels kern = KernelProvider.kernels();
+        NnKernels kern = NnKernelProvider.kernels();
         RowChunks.forEach(n, c, (from, to) -> {
             for (int i = from; i < to; i++) {
                 kern.batchNormReluF32(zs, bs, mu, scale, shift, ys, i * c, c);
@@ -273,7 +280,7 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
     /** {sum_i dU_ij, sum_i dU_ij (Z_ij + b_j - mean_j)} per column. */
     private static double[][] gradientSumsF32(float[] ys, float[] gs, float[] zs, float[] bs, float[] mu,
             double[] mean, int n, int c) {
-        Kernels kern = KernelProvider.kernels();
+        NnKernels kern = NnKernelProvider.kernels();
         double[][][] partial = RowChunks.reduce(n, c, 2, (from, to, acc) -> {
             for (int i = from; i < to; i++) {
                 kern.batchNormReluSumsF32(ys, gs, zs, bs, mu, acc[0], acc[1], i * c, c);
@@ -308,7 +315,7 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
         float[] ys = s.y().f32();
         float[] zs = s.z().f32();
         float[] bs = s.b().f32();
-        Kernels kern = KernelProvider.kernels();
+        NnKernels kern = NnKernelProvider.kernels();
         return RowChunks.addInOrder(RowChunks.reduce(n, c, 1, (from, to, acc) -> {
             for (int i = from; i < to; i++) {
                 kern.batchNormReluInputGradF32(ys, gs, zs, bs, mu, kf, bf, cf, ds, acc[0], i * c, c);

@@ -7,9 +7,8 @@ import java.util.Map;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
-import rankgrad.simd.AdamCoefficients;
-import rankgrad.simd.KernelProvider;
-import rankgrad.simd.Kernels;
+import rankgrad.nn.kernels.AdamCoefficients;
+import rankgrad.nn.kernels.NnKernelProvider;
 
 /**
  * Adam (Kingma and Ba 2015, Algorithm 1) with L2 weight decay as the papers use it (Yu et al. Sec.
@@ -25,7 +24,7 @@ import rankgrad.simd.Kernels;
  * </pre>
  *
  * which is PyTorch's arithmetic (eps added after the bias correction of sqrt(v)). float32
- * parameters are updated in float32 in one fused pass per tensor by {@link Kernels#adamF32} (SIMD
+ * parameters are updated in float32 in one fused pass per tensor by {@code NnKernels.adamF32} (SIMD
  * when available, the same bits either way); gradients are read, never written.
  *
  * <p>Subnormal results (|x| below {@code Float.MIN_NORMAL}, or {@code Double.MIN_NORMAL}) of p, m
@@ -166,7 +165,7 @@ public final class Adam implements Optimizer {
     private void updateF32(float[] p, float[] g, float[] m, float[] v, double t) {
         Settings s = settings;
         boolean decoupled = s.decoupledWeightDecay();
-        KernelProvider.kernels().adamF32(p, g, m, v, p.length, new AdamCoefficients(
+        NnKernelProvider.kernels().adamF32(p, g, m, v, p.length, new AdamCoefficients(
                 decoupled ? (float) (1 - s.learningRate() * s.weightDecay()) : 1f,
                 decoupled ? 0f : (float) s.weightDecay(),
                 (float) s.beta1(), (float) (1 - s.beta1()), (float) s.beta2(), (float) (1 - s.beta2()),

@@ -1,6 +1,5 @@
 package rankgrad.nn.ops;
 
-import rankgrad.autodiff.ops.Affine;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -40,7 +39,7 @@ class AffineBatchNormReluTest {
         Tensor beta = random(rng, DType.F64, -0.5, 0.5, 4);
         AffineBatchNormRelu op = AffineBatchNormRelu.of(EPS, IGNORE);
         // The ReLU kink: central differences with h = 1e-6 are only valid 1e-3 or more away from it.
-        Tensor u = Var.apply(BatchNorm.training(EPS), Var.constant(Var.apply(Affine.INSTANCE, Var.constant(x),
+        Tensor u = Var.apply(BatchNorm.training(EPS), Var.constant(Ops.affine(Var.constant(x),
                 Var.constant(w), Var.constant(b)).value()), Var.constant(gamma), Var.constant(beta)).value();
         for (int i = 0; i < u.size(); i++) {
             assertTrue(Math.abs(u.get(i)) > 1e-3, "seed puts a pre-activation at the kink: " + u.get(i));

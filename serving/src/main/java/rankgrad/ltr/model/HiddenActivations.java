@@ -8,7 +8,7 @@ import rankgrad.ltr.data.Query;
 
 /**
  * The check {@link Scorer} runs on the input of an activation other than ReLU (a ReLU's input is
- * checked inside its own pass, {@link rankgrad.autodiff.ops.Relu#evaluateOrNull}): one pass that
+ * checked inside its own pass, {@link rankgrad.nn.Activation.Relu#evaluateOrNull}): one pass that
  * reads every value once, split over the kernels' thread team like the layer that wrote them (a
  * serial pass would cost as much as a parallel layer). Math.max and Math.abs keep a NaN, so the
  * largest magnitude is finite exactly when every value is, and both vectorize; only when a task

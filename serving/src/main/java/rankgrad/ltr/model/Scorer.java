@@ -193,7 +193,7 @@ public final class Scorer {
 
     /**
      * One member's scores. The network runs module by module, as {@link Mlp#forward} does in
-     * evaluation mode (the same operations, so the same bits; a ReLU through {@link Relu#evaluateOrNull},
+     * evaluation mode (the same operations, so the same bits; a ReLU through {@link Activation.Relu#evaluateOrNull},
      * the ReLU kernel with the check in its pass), and the input of each activation is checked: that is where a NaN or infinity would vanish (a ReLU turns NaN and -infinity into 0, a
      * sigmoid or tanh turns an infinity into a finite value), and the scores would then look valid
      * while ranking by garbage. A linear layer or batch norm passes a non-finite value on, so this

@@ -8,7 +8,8 @@ import java.util.function.Function;
 
 /**
  * The one rule that picks between a Vector API implementation and its scalar reference, shared by
- * every kernel family (the engine's kernels, the ranking pair kernels of {@code rankgrad.ltr}):
+ * every kernel family (the engine's kernels, nn's kernels, the ranking pair kernels of {@code
+ * rankgrad.ltr}):
  * the vector class is loaded reflectively, and only when the module {@code jdk.incubator.vector}
  * is readable, so code that never adds the module never links against it. One log line at
  * {@code DEBUG} says which was chosen and why: the choice changes speed, not results beyond float

@@ -6,8 +6,8 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * The Vector API idioms shared by every SIMD kernel of rankgrad (the engine's {@code
- * VectorKernels} and {@code VectorGemm}, the ranking pair kernels of {@code rankgrad.ltr}), in
- * one place.
+ * VectorKernels} and {@code VectorGemm}, nn's batch-norm and Adam kernels, the ranking pair
+ * kernels of {@code rankgrad.ltr}), in one place.
  *
  * <p>The shape is that of {@code FloatVector.SPECIES_PREFERRED} (16 float lanes with AVX-512, 8
  * with AVX2, 4 with NEON), or the width named by the system property {@code rankgrad.vector.bits}

@@ -5,9 +5,10 @@
  * ({@link rankgrad.simd.internal.VectorMath}), and the rule that chooses a vector
  * implementation or its scalar reference ({@link rankgrad.simd.internal.KernelSelection}).
  *
- * <p>Not an API: the classes are public only so that {@code rankgrad.ltr}'s pair kernels can use
- * them; as a module, autodiff exports this package to {@code rankgrad.ltr} alone (a qualified
- * export, as Lucene does with {@code internal.vectorization}). Classes here link against
+ * <p>Not an API: the classes are public only so that the kernel families of the modules above can
+ * use them (nn's batch-norm and Adam kernels, the ranking pair kernels of {@code rankgrad.ltr}); as
+ * a module, simd exports this package to {@code rankgrad.nn} and {@code rankgrad.ranking} alone (a
+ * qualified export, as Lucene does with {@code internal.vectorization}). Classes here link against
  * {@code jdk.incubator.vector} and are loaded only when that module is readable.
  */
 package rankgrad.simd.internal;

@@ -16,8 +16,8 @@ import rankgrad.ltr.model.RankingModel;
 
 /**
  * Step gradients computed in this JVM over {@link VirtualShards}: shard after shard, each from the
- * step's weights and batch-norm buffers, added by {@link ShardSum}. With one shard (what {@link
- * Trainer#fit(RankingModel, RankingLoss, Dataset, Dataset, Dataset, TrainingListener)} uses) that
+ * step's weights and batch-norm buffers, added by {@link ShardSum}. With one shard (the batch {@link
+ * rankgrad.ltr.train.Trainer#fit} differentiates in one pass) that
  * is one forward and backward pass over the whole batch. With S shards it computes exactly what a
  * cluster computes with S shards, bit for bit, whatever the cluster's layout: the single-machine
  * reference of a distributed run.

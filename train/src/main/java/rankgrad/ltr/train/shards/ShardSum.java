@@ -19,7 +19,7 @@ import rankgrad.ltr.model.RankingModel;
  * accumulated in float64 in shard order 0, 1, ... and rounded once to the parameter's dtype: the
  * result depends on the shard count and never on where or in which order the shards were
  * computed. A single shard holding the whole batch is installed as it is (no arithmetic), which is
- * why one shard reproduces {@link Trainer#fit} bit for bit.
+ * why one shard reproduces {@link rankgrad.ltr.train.Trainer#fit} bit for bit.
  *
  * <p>Batch normalization, per shard ("ghost batch norm", Hoffer et al. 2017): each shard's forward
  * pass normalizes with the mean and variance of its own documents, and the step's running

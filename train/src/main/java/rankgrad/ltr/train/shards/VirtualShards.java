@@ -19,7 +19,7 @@ public record VirtualShards(int count) {
         }
     }
 
-    /** One shard: the whole batch, which is what {@link Trainer} computes. */
+    /** One shard: the whole batch, which is what {@link rankgrad.ltr.train.Trainer} computes. */
     public static VirtualShards one() {
         return new VirtualShards(1);
     }

@@ -1,7 +1,7 @@
-package rankgrad.simd;
+package rankgrad.nn.kernels;
 
 /**
- * The per-step constants of {@link Kernels#adamF32}, already in float32 (see {@code optim.Adam}).
+ * The per-step constants of {@link NnKernels#adamF32}, already in float32 (see {@code optim.Adam}).
  *
  * @param shrink factor on p before the step: 1 - lr lambda for decoupled decay (AdamW), else 1
  * @param l2 lambda added to the gradient as lambda p (Adam's L2), else 0

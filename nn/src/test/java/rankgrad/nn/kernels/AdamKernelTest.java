@@ -1,4 +1,4 @@
-package rankgrad.simd;
+package rankgrad.nn.kernels;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -14,7 +14,7 @@ class AdamKernelTest {
         float[] g = {2f, -4f, 0f, 1e-20f};
         float[] m = new float[4];
         float[] v = new float[4];
-        ScalarKernels.INSTANCE.adamF32(p, g, m, v, 4, PLAIN);
+        ScalarNnKernels.INSTANCE.adamF32(p, g, m, v, 4, PLAIN);
         // |g| + 1e-8 rounds to |g| in float32 for |g| >= 2: p moves by exactly 0.5 sign(g).
         assertEquals(0.5f, p[0]);
         assertEquals(3.5f, p[1]);
@@ -32,7 +32,7 @@ class AdamKernelTest {
         // m / (sqrt(v) + eps) = 1 / (1 + 1e-8) = 1 in float32, times the step MIN_NORMAL / 2.
         float[] p = {Float.MIN_NORMAL};
         AdamCoefficients c = new AdamCoefficients(1f, 0f, 0f, 1f, 0f, 1f, Float.MIN_NORMAL / 2, 1f, 1e-8f);
-        ScalarKernels.INSTANCE.adamF32(p, new float[] {1f}, new float[1], new float[1], 1, c);
+        ScalarNnKernels.INSTANCE.adamF32(p, new float[] {1f}, new float[1], new float[1], 1, c);
         assertEquals(0f, p[0]);
     }
 }
