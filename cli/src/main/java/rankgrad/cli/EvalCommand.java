@@ -234,7 +234,7 @@ final class EvalCommand implements Callable<Integer> {
                 for (int r = 0; r < inputs; r++) {
                     StringBuilder row = new StringBuilder(first.qids().get(q));
                     if (inputs > 1) {
-                        row.append('\t').append(names.get(r));
+                        row.append('\t').append(rows.get(r));
                     }
                     for (double[] v : values[r]) {
                         row.append('\t').append(Double.isNaN(v[q]) ? "excluded" : String.format(Locale.ROOT, "%.4f", v[q]));

@@ -9,7 +9,7 @@ import java.util.List;
  * after Sinkhorn 1964), and the gradient of a bilinear form of the result in O(T m) memory:
  *
  * <pre>
- *   repeat T times:  P <- P diag(1 / max(1^T P, eps));  P <- diag(1 / max(P 1, eps)) P
+ *   repeat T times:  P &lt;- P diag(1 / max(1^T P, eps));  P &lt;- diag(1 / max(P 1, eps)) P
  *   value = u^T P w
  * </pre>
  *
