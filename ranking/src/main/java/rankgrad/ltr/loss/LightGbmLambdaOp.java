@@ -5,13 +5,11 @@ import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
 import rankgrad.ltr.QueryBatch;
-import rankgrad.ltr.internal.pairwise.WorkPartition;
 import rankgrad.ltr.metric.ExactMetrics;
 import rankgrad.ltr.pairwise.PairTruncation;
 import rankgrad.ltr.pairwise.PairwiseBackend;
 import rankgrad.ltr.rank.Float64Reference;
 import rankgrad.ltr.rank.Inputs;
-import rankgrad.simd.Parallel;
 
 /**
  * The custom-gradient node of {@link LightGbmLambdaRankLoss} (docs/design.md §3.15): per query, the
@@ -22,7 +20,6 @@ import rankgrad.simd.Parallel;
  */
 final class LightGbmLambdaOp implements Op<Tensor> {
     /** Documents per task of the O(m) per-query work. */
-    private static final int DOCS_PER_TASK = 2048;
 
     private final String name;
     private final QueryBatch batch;
@@ -161,28 +158,12 @@ final class LightGbmLambdaOp implements Op<Tensor> {
     }
 
     private void forEachQuery(IntConsumer body) {
-        int[] blocks = WorkPartition.queryBlocks(batch.offsets(), DOCS_PER_TASK);
-        Parallel.forEach(blocks.length - 1, t -> {
-            for (int q = blocks[t]; q < blocks[t + 1]; q++) {
-                body.accept(q);
-            }
-        });
+        LogisticPairsOp.forEachQuery(batch, body);
     }
 
     @Override
     public Tensor[] backward(Tensor grad, Tensor gradOut, boolean[] needsGrad) {
-        if (!needsGrad[0]) {
-            return new Tensor[] {null};
-        }
-        double c = gradOut.item();
-        if (c == 1.0) {
-            return new Tensor[] {grad};
-        }
-        Tensor scaled = Tensor.zerosLike(grad);
-        for (int i = 0; i < grad.size(); i++) {
-            scaled.set(i, c * grad.get(i));
-        }
-        return new Tensor[] {scaled};
+        return LogisticPairsOp.scaled(grad, gradOut, needsGrad);
     }
 
     @Override

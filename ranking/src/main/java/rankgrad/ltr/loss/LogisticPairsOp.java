@@ -155,8 +155,15 @@ final class LogisticPairsOp implements Op<Tensor> {
         return idcg > 0 ? 1.0 / idcg : 0.0;
     }
 
-    /** Runs {@code body} for every query, in tasks fixed by the batch's offsets. */
     private void forEachQuery(IntConsumer body) {
+        forEachQuery(batch, body);
+    }
+
+    /**
+     * Runs {@code body} for every query of {@code batch}, in tasks fixed by the batch's offsets (so
+     * results do not depend on the thread count); shared with {@link LightGbmLambdaOp}.
+     */
+    static void forEachQuery(QueryBatch batch, IntConsumer body) {
         int[] blocks = WorkPartition.queryBlocks(batch.offsets(), DOCS_PER_TASK);
         Parallel.forEach(blocks.length - 1, t -> {
             for (int q = blocks[t]; q < blocks[t + 1]; q++) {
@@ -167,6 +174,14 @@ final class LogisticPairsOp implements Op<Tensor> {
 
     @Override
     public Tensor[] backward(Tensor grad, Tensor gradOut, boolean[] needsGrad) {
+        return scaled(grad, gradOut, needsGrad);
+    }
+
+    /**
+     * The backward of a pair node whose forward saved dL/ds: that gradient times the upstream
+     * scalar (by reference when it is 1); shared with {@link LightGbmLambdaOp}.
+     */
+    static Tensor[] scaled(Tensor grad, Tensor gradOut, boolean[] needsGrad) {
         if (!needsGrad[0]) {
             return new Tensor[] {null};
         }
