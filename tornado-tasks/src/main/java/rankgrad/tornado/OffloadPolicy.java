@@ -14,16 +14,15 @@ record OffloadPolicy(String name, long minPairs, boolean cpuDevices) {
     static final String MIN_PAIRS_PROPERTY = "rankgrad.tornado.minPairs";
 
     /**
-     * Default threshold of {@code auto}: 2^21 pair terms (e.g. 128 queries of 128 documents). One
-     * device call has a fixed cost (input copies, launch, synchronization, output copy) measured at
-     * about 0.25 ms on PoCL here (scripts/bench-tornado: 0.63 ms for the two calls of a 16 x 30
-     * batch, of which about 0.14 ms is pair work); in that time the CPU backend does 1.7 to 2.5
-     * million pair terms (7 to 10 Gpair/s measured at 128 x 120), so a smaller batch cannot gain on
-     * a device with that fixed cost however fast its arithmetic. A GPU's fixed cost is of the same
-     * order (PCIe copies and a launch); measure yours with scripts/bench-tornado and set
-     * {@code -Drankgrad.tornado.minPairs}.
+     * Default threshold of {@code auto}: 2^24 pair terms (e.g. 128 queries of 362 documents). One
+     * device call has a fixed cost (input copies, launch, synchronization, output copy) of about
+     * 0.3 ms measured on an NVIDIA H100 (scripts/bench-tornado: 0.38 ms for the two calls of a
+     * 16 x 30 batch), in which the CPU backend on that machine's 16 cores does about 10 million
+     * pair terms; the H100 overtook it between 11.5 and 23 million pair terms for batches of many
+     * queries and near 25 million for one query (docs/gpu.md). Fewer CPU cores move the crossover
+     * down: measure yours with scripts/bench-tornado and set {@code -Drankgrad.tornado.minPairs}.
      */
-    static final long AUTO_MIN_PAIRS = 1L << 21;
+    static final long AUTO_MIN_PAIRS = 1L << 24;
 
     /** {@code tornado}: every batch on the device, whatever its kind and size. */
     static OffloadPolicy always() {

@@ -159,11 +159,12 @@ class TornadoPairwiseBackendTest {
     void autoKeepsEveryBatchOfACpuDeviceOnTheCpuBackend() {
         AutoPairwiseBackend auto = new AutoPairwiseBackend();
         assertEquals("auto", auto.name());
-        RaggedBatch b = RaggedBatch.uniform(12, 64, 200);
+        RaggedBatch b = RaggedBatch.uniform(12, 128, 400);
+        assertTrue(OffloadPolicy.pairs(b.offsets()) >= OffloadPolicy.AUTO_MIN_PAIRS, "the batch must reach the default threshold");
         float[] out = b.newOutput();
         auto.approxRanksF32(b.scores(), b.offsets(), 10f, out);
         boolean cpuDevice = auto.deviceSession().isCpuDevice();
-        assertEquals(cpuDevice ? 0 : 1, auto.deviceCalls(), "2.56M pairs: on a GPU, above the threshold");
+        assertEquals(cpuDevice ? 0 : 1, auto.deviceCalls(), "20.5M pairs: on a GPU, above the threshold");
         float[] ref = new float[b.docs()];
         REFERENCE.approxRanksF32(b.scores(), b.offsets(), 10f, ref);
         ErrorBound.assertClose("auto", ref, out, b.offsets(), ErrorBound.ofPositiveSum(ref));
