@@ -1,6 +1,7 @@
 package rankgrad.cli;
 
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -64,6 +65,9 @@ public final class Main implements Runnable {
         });
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             commandLine.getErr().println("rankgrad: " + describe(e));
+            if (isBug(e) && verbose(parseResult)) {
+                e.printStackTrace(commandLine.getErr());
+            }
             return 1;
         });
         // Diagnostics (rankgrad's DEBUG log records) only with --verbose, on whichever command it is given.
@@ -98,10 +102,30 @@ public final class Main implements Runnable {
     }
 
     static String describe(Exception e) {
+        if (e instanceof UncheckedIOException u && u.getMessage().equals(String.valueOf(u.getCause()))) {
+            return describe(u.getCause()); // wrapped without words of its own: the I/O error's
+        }
         if (e instanceof NoSuchFileException f) {
             return "no such file: " + f.getFile();
         }
+        if (isBug(e)) {
+            // Not a problem with the input: saying only its message would pass a bug off as one.
+            return "internal error (" + e + "); please report it with the command line"
+                    + " (--verbose prints where it happened)";
+        }
         String m = e.getMessage();
         return m == null ? e.getClass().getSimpleName() : m;
+    }
+
+    /**
+     * Whether an exception is a defect of rankgrad rather than a problem with the input or the
+     * files: input, format and file errors are IllegalArgumentException, IllegalStateException or
+     * I/O exceptions with a message that names the file, line and problem.
+     */
+    static boolean isBug(Exception e) {
+        return e instanceof NullPointerException || e instanceof IndexOutOfBoundsException
+                || e instanceof ClassCastException || e instanceof ArithmeticException
+                || e instanceof NegativeArraySizeException || e instanceof ArrayStoreException
+                || e instanceof UnsupportedOperationException;
     }
 }
