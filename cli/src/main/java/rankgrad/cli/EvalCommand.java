@@ -192,8 +192,10 @@ final class EvalCommand implements Callable<Integer> {
         }
         RunEvaluation first = evaluations.get(0);
         List<String> rows = List.copyOf(named.keySet());
+        // How documents are named matters only where a run file's names must match the data's.
+        String source = runs.isEmpty() && scores.isEmpty() && data != null ? data.toString() : judgments.source();
         out.printf(Locale.ROOT, "%s on %s (%d queries, %d documents)%n", inputs == 1 ? rows.get(0) : inputs + " rankers",
-                judgments.source(), first.qids().size(), first.batch().documents());
+                source, first.qids().size(), first.batch().documents());
         out.println("conventions: " + (convention == null ? describe(conv) : convention.describe(describe(conv))));
         double[][][] values = new double[evaluations.size()][list.size()][];
         for (int r = 0; r < evaluations.size(); r++) {
