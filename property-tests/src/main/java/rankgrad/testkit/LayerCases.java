@@ -11,14 +11,12 @@ import rankgrad.autodiff.Tensor;
 import rankgrad.autodiff.Var;
 import rankgrad.nn.ops.AffineBatchNormRelu;
 import rankgrad.nn.ops.BatchNorm;
+import rankgrad.simd.Workspace;
 
 /**
  * The catalogue's cases for the fused training layers, which are reached through their own public
  * factories rather than through {@link Ops}: {@link BatchNorm} in training and inference mode, and
- * {@link AffineBatchNormRelu}. Input values in [-2, 2]. ({@code AffineBatchNormRelu.inWorkspace}
- * takes a type of a package that the autodiff module does not export, so the testkit, which a
- * user may run on the module path, cannot call it; AffineBatchNormReluTest checks that it computes
- * the bits of {@code of}.)
+ * {@link AffineBatchNormRelu}, with and without a {@link Workspace}. Input values in [-2, 2].
  *
  * <p>Modes. Training mode normalizes with the batch's own mean and variance, which depend on x,
  * so its backward carries the statistics' terms; it needs at least 2 rows, hence d0 + 1. Inference
@@ -67,6 +65,13 @@ final class LayerCases {
                 d -> shapes(m(d[0] + 1, d[1]), m(d[1], d[2]), v(d[2]), v(d[2]), v(d[2]), s()), -2, 2,
                 (e, x) -> affineBatchNormRelu(
                         AffineBatchNormRelu.of(eps(e, 5), expectStatistics(rows(x[0]), cols(x[1]))), e, x)));
+        // Z and dZ in a workspace of the node's own (Y and dX stay private: only a network can give
+        // the guarantees those two flags ask for), a fresh one each time the case is applied.
+        r.add("AffineBatchNormRelu.inWorkspace(double,StatisticsSink,Workspace,boolean,boolean)",
+                new OpCase("affineBatchNormRelu in a workspace (d0 + 1) x d1 to d2",
+                d -> shapes(m(d[0] + 1, d[1]), m(d[1], d[2]), v(d[2]), v(d[2]), v(d[2]), s()), -2, 2,
+                (e, x) -> affineBatchNormRelu(AffineBatchNormRelu.inWorkspace(eps(e, 5),
+                        expectStatistics(rows(x[0]), cols(x[1])), new Workspace(), false, false), e, x)));
     }
 
     /**
