@@ -4,7 +4,6 @@ import java.math.BigDecimal;
 import java.util.Objects;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
-import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
 
 /**
@@ -39,29 +38,12 @@ import rankgrad.ltr.QueryBatch;
  * benchmark in docs/operators.md shows the sort and PAV take most of the time). Thread-safety:
  * immutable.
  */
-public final class SoftRank implements Op<SoftRank.Saved> {
+public final class SoftRank extends PermutahedronProjection {
     /** fast-soft-sort's default regularization strength. */
     public static final double DEFAULT_EPSILON = 1.0;
 
-    /** What backward needs: each query's permutation and blocks. */
-    public static final class Saved {
-        private final PermutahedronKernel.State[] states;
-        private final Tensor scores;
-
-        private Saved(PermutahedronKernel.State[] states, Tensor scores) {
-            this.states = states;
-            this.scores = scores;
-        }
-    }
-
-    private final QueryBatch batch;
-    private final Regularization regularization;
-    private final double epsilon;
-
     private SoftRank(QueryBatch batch, Regularization regularization, double epsilon) {
-        this.batch = Objects.requireNonNull(batch, "batch");
-        this.regularization = Objects.requireNonNull(regularization, "regularization");
-        this.epsilon = Inputs.requirePositiveFinite("soft rank strength epsilon", epsilon);
+        super("soft rank strength epsilon", batch, regularization, epsilon);
     }
 
     /** The operator for {@code batch} with {@code regularization} and strength {@code epsilon} &gt; 0. */
@@ -69,39 +51,15 @@ public final class SoftRank implements Op<SoftRank.Saved> {
         return new SoftRank(batch, regularization, epsilon);
     }
 
-    /** {@code Var.apply(this, scores)}. */
-    public Var apply(Var scores) {
-        return Var.apply(this, scores);
+    @Override
+    PermutahedronKernel.State project(Tensor scores, double[] theta, int q, double[] out) {
+        return PermutahedronKernel.rank(theta, PermutahedronKernel.order(scores, theta, batch.start(q), batch.size(q), false),
+                batch.start(q), batch.size(q), epsilon, regularization, out);
     }
 
     @Override
-    public Result<Saved> forward(Tensor... in) {
-        Tensor scores = in[0];
-        Inputs.requireScores(name(), scores, batch);
-        double[] theta = scores.toDoubleArray();
-        double[] r = new double[theta.length];
-        PermutahedronKernel.State[] states = new PermutahedronKernel.State[batch.queries()];
-        PermutahedronKernel.forEachQuery(batch, q -> states[q] =
-                PermutahedronKernel.rank(theta, PermutahedronKernel.order(scores, theta, batch.start(q), batch.size(q), false),
-                        batch.start(q), batch.size(q), epsilon, regularization, r));
-        return Op.result(Tensor.of(r, scores.shape()).to(scores.dtype()), new Saved(states, scores));
-    }
-
-    @Override
-    public Tensor[] backward(Saved saved, Tensor gradOut, boolean[] needsGrad) {
-        if (!needsGrad[0]) {
-            return new Tensor[] {null};
-        }
-        return new Tensor[] {vjp(saved, gradOut)};
-    }
-
-    /** dL/ds from dL/dr = {@code rankGrad}, in the scores' dtype. */
-    Tensor vjp(Saved saved, Tensor rankGrad) {
-        double[] g = rankGrad.toDoubleArray();
-        double[] out = new double[g.length];
-        PermutahedronKernel.forEachQuery(batch, q ->
-                PermutahedronKernel.rankVjp(saved.states[q], g, batch.start(q), batch.size(q), epsilon, out));
-        return Tensor.of(out, saved.scores.shape()).to(saved.scores.dtype());
+    void queryVjp(PermutahedronKernel.State state, double[] g, int q, double[] out) {
+        PermutahedronKernel.rankVjp(state, g, batch.start(q), batch.size(q), epsilon, out);
     }
 
     /** The operator as {@link DifferentiableRanks}, for the metric losses ("softrank-q:0.1"). */
@@ -137,14 +95,6 @@ public final class SoftRank implements Op<SoftRank.Saved> {
                 }
             };
         }
-    }
-
-    public Regularization regularization() {
-        return regularization;
-    }
-
-    public double epsilon() {
-        return epsilon;
     }
 
     /** "soft-rank-q" or "soft-rank-e". */

@@ -1,9 +1,6 @@
 package rankgrad.ltr.rank;
 
-import java.util.Objects;
-import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
-import rankgrad.autodiff.Var;
 import rankgrad.ltr.QueryBatch;
 
 /**
@@ -29,27 +26,10 @@ import rankgrad.ltr.QueryBatch;
  *
  * <p>Cost, arithmetic and threads as {@link SoftRank}. Thread-safety: immutable.
  */
-public final class SoftSort implements Op<SoftSort.Saved> {
-
-    /** What backward needs: each query's permutation and blocks. */
-    public static final class Saved {
-        private final PermutahedronKernel.State[] states;
-        private final Tensor scores;
-
-        private Saved(PermutahedronKernel.State[] states, Tensor scores) {
-            this.states = states;
-            this.scores = scores;
-        }
-    }
-
-    private final QueryBatch batch;
-    private final Regularization regularization;
-    private final double epsilon;
+public final class SoftSort extends PermutahedronProjection {
 
     private SoftSort(QueryBatch batch, Regularization regularization, double epsilon) {
-        this.batch = Objects.requireNonNull(batch, "batch");
-        this.regularization = Objects.requireNonNull(regularization, "regularization");
-        this.epsilon = Inputs.requirePositiveFinite("soft sort strength epsilon", epsilon);
+        super("soft sort strength epsilon", batch, regularization, epsilon);
     }
 
     /** The operator for {@code batch} with {@code regularization} and strength {@code epsilon} &gt; 0. */
@@ -57,42 +37,15 @@ public final class SoftSort implements Op<SoftSort.Saved> {
         return new SoftSort(batch, regularization, epsilon);
     }
 
-    /** {@code Var.apply(this, scores)}. */
-    public Var apply(Var scores) {
-        return Var.apply(this, scores);
+    @Override
+    PermutahedronKernel.State project(Tensor scores, double[] theta, int q, double[] out) {
+        return PermutahedronKernel.sort(theta, PermutahedronKernel.order(scores, theta, batch.start(q), batch.size(q), true),
+                batch.start(q), batch.size(q), epsilon, regularization, out);
     }
 
     @Override
-    public Result<Saved> forward(Tensor... in) {
-        Tensor scores = in[0];
-        Inputs.requireScores(name(), scores, batch);
-        double[] theta = scores.toDoubleArray();
-        double[] sorted = new double[theta.length];
-        PermutahedronKernel.State[] states = new PermutahedronKernel.State[batch.queries()];
-        PermutahedronKernel.forEachQuery(batch, q -> states[q] =
-                PermutahedronKernel.sort(theta, PermutahedronKernel.order(scores, theta, batch.start(q), batch.size(q), true),
-                        batch.start(q), batch.size(q), epsilon, regularization, sorted));
-        return Op.result(Tensor.of(sorted, scores.shape()).to(scores.dtype()), new Saved(states, scores));
-    }
-
-    @Override
-    public Tensor[] backward(Saved saved, Tensor gradOut, boolean[] needsGrad) {
-        if (!needsGrad[0]) {
-            return new Tensor[] {null};
-        }
-        double[] g = gradOut.toDoubleArray();
-        double[] out = new double[g.length];
-        PermutahedronKernel.forEachQuery(batch, q ->
-                PermutahedronKernel.sortVjp(saved.states[q], g, batch.start(q), batch.size(q), out));
-        return new Tensor[] {Tensor.of(out, saved.scores.shape()).to(saved.scores.dtype())};
-    }
-
-    public Regularization regularization() {
-        return regularization;
-    }
-
-    public double epsilon() {
-        return epsilon;
+    void queryVjp(PermutahedronKernel.State state, double[] g, int q, double[] out) {
+        PermutahedronKernel.sortVjp(state, g, batch.start(q), batch.size(q), out);
     }
 
     /** "soft-sort-q" or "soft-sort-e". */
