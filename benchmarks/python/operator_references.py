@@ -406,11 +406,14 @@ def main():
             want_grad = np.array(want_grad)
             dv = abs(value - want_value) / max(1.0, abs(want_value))
             dg = float(np.max(np.abs(grad - want_grad)) / max(np.max(np.abs(want_grad)), 1e-300))
-            worst = max(dv, dg)
-            if kind == "node:softsort-e:0.1":  # fast-soft-sort's "kl" SoftSort VJP: docs/operators.md
-                worst = dv
+            # fast-soft-sort's "kl" SoftSort VJP is not the derivative of its forward where a block pools
+            # (docs/operators.md): its value is checked, its gradient reported.
+            value_only = kind.startswith("node:softsort-e")
+            worst = dv if value_only else max(dv, dg)
             check = (f"ok {worst:.1e}" if worst <= 1e-6 else f"FAIL value {value:.10g} vs {want_value:.10g},"
                      f" gradient {dg:.1e}")
+            if value_only:
+                check += f" (value; gradient {dg:.1e})"
         if args.no_time:
             print(f"{kind}\t{m}\t{queries}\t-\t-\t{check}", flush=True)
             continue
