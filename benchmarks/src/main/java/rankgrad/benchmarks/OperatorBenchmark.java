@@ -15,8 +15,9 @@ import org.openjdk.jmh.annotations.Warmup;
 import rankgrad.autodiff.Tensor;
 
 /**
- * Forward + backward of every rank operator and loss of issue 25 on a batch of {@link
- * OperatorCase#queries(int)} queries of m documents, float32 scores in and the float32 score
+ * Forward + backward of every rank operator and loss of docs/operators.md and docs/losses.md
+ * added with the soft ranks (Blondel et al. 2020) on a batch of {@code
+ * OperatorCase.queries(m)} queries of m documents, float32 scores in and the float32 score
  * gradient out: the soft rank and soft sort nodes (a fixed cotangent), the soft-rank nDCG, the
  * relaxed sorts, the sorting networks, the LambdaLoss family, the softmax cross-entropy and
  * LightGBM's LambdaRank. {@code scripts/bench-operators} runs it beside the references
