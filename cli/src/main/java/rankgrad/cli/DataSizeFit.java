@@ -12,9 +12,12 @@ import rankgrad.ltr.train.TrainingConfig;
  * with nearly their initial, hence identical, rankings.
  *
  * <p>Rule, applied only when n &lt; {@value #MIN_BATCHES} x batch for n training queries (so
- * a set of 4,000 queries, the demo's, keeps every setting): the batch becomes max(1, floor(n /
- * {@value #MIN_BATCHES})) queries, at least {@value #MIN_BATCHES} steps per epoch, unless
- * {@code --batch-queries} was given; a nonzero patience is raised to at least
+ * a set of 4,000 queries, the demo's, keeps every setting): the batch becomes ceil(n /
+ * {@value #MIN_BATCHES}) queries, {@value #MIN_BATCHES} steps per epoch (or fewer on a handful of
+ * queries), unless {@code --batch-queries} was given. Rounded up, so that no epoch ends on a
+ * batch of one query: with floor(161 / 4) = 40 the fifth batch held 1 query, and a query of one
+ * document stopped a batch-norm network ("batch norm in training mode needs at least 2 rows") on
+ * LightGBM's example set; a nonzero patience is raised to at least
  * ceil({@value #MIN_PATIENCE_STEPS} / steps per epoch) epochs, so early stopping waits for that
  * many optimizer steps without improvement. One warning line says what changed (none when nothing
  * did: an explicit batch with a patience already long enough in steps).
@@ -41,7 +44,7 @@ final class DataSizeFit {
         if (!small(config, trainQueries)) {
             return config;
         }
-        int batch = batchGiven ? config.batchQueries() : Math.max(1, trainQueries / MIN_BATCHES);
+        int batch = batchGiven ? config.batchQueries() : Math.max(1, (trainQueries + MIN_BATCHES - 1) / MIN_BATCHES);
         int steps = (trainQueries + batch - 1) / batch;
         int patience = config.patience() == 0 ? 0
                 : Math.max(config.patience(), (MIN_PATIENCE_STEPS + steps - 1) / steps);

@@ -49,6 +49,8 @@ class DataSizeFitTest {
         assertEquals(50, kept.patience());
         assertEquals(0, DataSizeFit.fit(c.withPatience(0), 40, false, null).patience());
         assertEquals(1, DataSizeFit.fit(c, 3, false, null).batchQueries(), "never below one query");
+        // Rounded up: 161 queries in 4 batches of 41, 41, 41, 38, not 5 whose last holds 1 query.
+        assertEquals(41, DataSizeFit.fit(c, 161, false, null).batchQueries());
     }
 
     private Path[] data() throws Exception {
