@@ -152,6 +152,19 @@ final class TuneCommand implements Callable<Integer> {
             Map<Integer, Double> first = EpochTimes.read(runFiles(folder, "timings.csv").get(0));
             TuneClock.Rate rate = TuneClock.Rate.measure(clock.elapsed() - before, first.getOrDefault(1, 0.0),
                     epochsRun(folder), epochPasses, reading);
+            // Fewer recipes when the time left cannot give each one epoch of rung 0 (at least eta of them): a trial
+            // never runs less than an epoch, so 9 recipes on the demo's data under load would run twice the budget.
+            int fitting = candidates;
+            while (fitting > ETA && rate.passesIn(clock.left(), trials(rungSizes(fitting)))
+                    < passesPerEpoch(rungSizes(fitting), tr.documents())) {
+                fitting--;
+            }
+            if (fitting < candidates) {
+                o.printf(Locale.ROOT, "tune: the time left gives one epoch to %d recipes, not %d: tuning %d%n", fitting,
+                        candidates, fitting);
+                sizes = rungSizes(fitting);
+                alive = alive.subList(0, fitting);
+            }
             b = new TuneBudget(rate.passesIn(clock.left(), trials(sizes)));
             o.printf(Locale.ROOT, "tune: budget %s: %d epochs of the first recipe took %.1f s: %.0f document passes per"
                     + " second after the first epoch, %.1f s to read the data per trial; %d passes left for %d trials"
@@ -162,7 +175,7 @@ final class TuneCommand implements Callable<Integer> {
         int e0 = b.firstRungEpochs(1, passesPerEpoch(sizes, tr.documents()));
         o.printf(Locale.ROOT, "tune: %d training queries (%d documents); budget %d document passes; successive halving"
                 + " (eta %d) over %d recipes: rungs of %s recipes, %d epoch(s) in rung 0, the last rung as ensembles of %d"
-                + " seeds; selecting on valid %s%s%n", tr.size(), tr.documents(), b.passes(), ETA, candidates, sizes, e0,
+                + " seeds; selecting on valid %s%s%n", tr.size(), tr.documents(), b.passes(), ETA, sizes.get(0), sizes, e0,
                 seeds(), selection, folds == null ? "" : " over the held-out parts of " + folds + " folds");
         List<Trial> all = new ArrayList<>();
         int epochs = e0;
