@@ -35,7 +35,9 @@ import rankgrad.ltr.model.ModelFile;
  * an ensemble of 3 seeds, which gives the seed spread of the leaderboard and the ensemble's own
  * validation score. The winner is the recipe with the best mean validation over its seeds, written
  * as its ensemble or as its first seed's model, whichever validates better. e0 is the largest whole
- * number of epochs that keeps the total within the budget. Every trial is a {@code rankgrad train}
+ * number of epochs that keeps the total within the budget; with {@code --budget TIME} the budget is
+ * converted at a rate measured while tuning and the later rungs are shortened when they would not
+ * fit in the time left ({@link TuneClock}). Every trial is a {@code rankgrad train}
  * run in this JVM with the recipe's options, so the printed command reproduces the winner; the
  * test file, when given, is scored only after the choice and never used for it.
  */
@@ -43,7 +45,8 @@ import rankgrad.ltr.model.ModelFile;
         description = {"Choose a recipe on validation by successive halving under a budget; write the best model, a"
             + " leaderboard and the train command that reproduces it.",
             "The budget counts training document passes, so the same seed and budget choose the same winner on any"
-                + " machine; --budget converts a time at a fixed rate (approximate), --budget-passes is exact."})
+                + " machine with --budget-passes; --budget converts a time at a rate measured while tuning (a short"
+                + " run of the first recipe, then every rung), shortening later rungs to end within the time."})
 final class TuneCommand implements Callable<Integer> {
     /** Halving rate (Jamieson and Talwalkar's eta). */
     static final int ETA = 3;
@@ -53,17 +56,24 @@ final class TuneCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--train", required = true, description = "training LETOR file")
+    @Option(names = "--train", description = "training LETOR file (with --valid)")
     Path train;
 
-    @Option(names = "--valid", required = true, description = "validation LETOR file: the only data the choice sees")
+    @Option(names = "--valid", description = "validation LETOR file: the only data the choice sees")
     Path valid;
+
+    @Option(names = "--data", description = "instead of --train and --valid, for small sets: one LETOR file, every"
+            + " trial a --folds K cross-validation on it, chosen on its held-out parts")
+    Path data;
+
+    @Option(names = "--folds", paramLabel = "K", description = "with --data: the number K >= 3 of folds")
+    Integer folds;
 
     @Option(names = "--test", description = "test LETOR file, scored after the choice (never used for it)")
     Path test;
 
-    @Option(names = "--budget", defaultValue = "5m", description = "time budget, converted to document passes at a"
-            + " fixed rate (" + TuneBudget.PASSES_PER_SECOND + " per second): 90s, 5m, 1h")
+    @Option(names = "--budget", defaultValue = "5m", description = "time budget, converted to document passes at the"
+            + " rate measured on this machine and data: 90s, 5m, 1h")
     String budget;
 
     @Option(names = "--budget-passes", paramLabel = "N", description = "exact budget in training document passes"
@@ -108,25 +118,65 @@ final class TuneCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw bad("--metric: " + e.getMessage());
         }
-        TuneBudget b;
+        checkSources();
+        TuneClock clock;
         try {
-            b = budgetPasses != null ? new TuneBudget(budgetPasses) : TuneBudget.ofTime(budget);
+            clock = budgetPasses != null ? null : new TuneClock(TuneBudget.seconds(budget));
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
-        if (b.passes() < 1) {
-            throw bad("--budget-passes must be >= 1, got " + b.passes());
+        if (budgetPasses != null && budgetPasses < 1) {
+            throw bad("--budget-passes must be >= 1, got " + budgetPasses);
         }
         out = OutputFolder.check(spec.commandLine(), "--out", out);
         PrintWriter o = spec.commandLine().getOut();
-        Dataset tr = LetorReader.read(train);
+        double reading = clock == null ? 0 : clock.elapsed();
+        Dataset tr = LetorReader.read(data != null ? data : train);
+        reading = clock == null ? 0 : clock.elapsed() - reading;
         List<Integer> sizes = rungSizes(candidates);
-        int e0 = b.firstRungEpochs(tr.documents(), costUnits(sizes));
+        List<TuneRecipe> alive = TuneRecipe.candidates(candidates, new Random(seed));
+        long trained = 0;
+        TuneBudget b;
+        if (clock == null) {
+            b = new TuneBudget(budgetPasses);
+        } else {
+            int probe = TuneClock.probeEpochs(clock.budgetSeconds(), tr.documents());
+            Path folder = out.resolve("trials").resolve("rate");
+            double before = clock.elapsed();
+            String failed = train(folder, alive.get(0), probe, 1, List.of("--patience", "0"));
+            if (failed != null) {
+                throw new IllegalStateException("the measuring run of " + alive.get(0).label() + " failed: " + failed);
+            }
+            long epochPasses = folds == null ? tr.documents() : tr.documents() * (folds - 2) / folds;
+            trained += epochsRun(folder) * epochPasses;
+            Map<Integer, Double> first = EpochTimes.read(runFiles(folder, "timings.csv").get(0));
+            TuneClock.Rate rate = TuneClock.Rate.measure(clock.elapsed() - before, first.getOrDefault(1, 0.0),
+                    epochsRun(folder), epochPasses, reading);
+            // Fewer recipes when the time left cannot give each one epoch of rung 0 (at least eta of them): a trial
+            // never runs less than an epoch, so 9 recipes on the demo's data under load would run twice the budget.
+            int fitting = candidates;
+            while (fitting > ETA && rate.passesIn(clock.left(), trials(rungSizes(fitting)))
+                    < passesPerEpoch(rungSizes(fitting), tr.documents())) {
+                fitting--;
+            }
+            if (fitting < candidates) {
+                o.printf(Locale.ROOT, "tune: the time left gives one epoch to %d recipes, not %d: tuning %d%n", fitting,
+                        candidates, fitting);
+                sizes = rungSizes(fitting);
+                alive = alive.subList(0, fitting);
+            }
+            b = new TuneBudget(rate.passesIn(clock.left(), trials(sizes)));
+            o.printf(Locale.ROOT, "tune: budget %s: %d epochs of the first recipe took %.1f s: %.0f document passes per"
+                    + " second after the first epoch, %.1f s to read the data per trial; %d passes left for %d trials"
+                    + " (--budget-passes %d repeats this plan, not a shortening of later rungs)%n", budget, probe,
+                    clock.elapsed() - before, rate.passesPerSecond(), rate.trialSeconds(), b.passes(), trials(sizes),
+                    b.passes());
+        }
+        int e0 = b.firstRungEpochs(1, passesPerEpoch(sizes, tr.documents()));
         o.printf(Locale.ROOT, "tune: %d training queries (%d documents); budget %d document passes; successive halving"
                 + " (eta %d) over %d recipes: rungs of %s recipes, %d epoch(s) in rung 0, the last rung as ensembles of %d"
-                + " seeds; selecting on valid %s%n", tr.size(), tr.documents(), b.passes(), ETA, candidates, sizes, e0,
-                SEEDS, selection);
-        List<TuneRecipe> alive = TuneRecipe.candidates(candidates, new Random(seed));
+                + " seeds; selecting on valid %s%s%n", tr.size(), tr.documents(), b.passes(), ETA, sizes.get(0), sizes, e0,
+                seeds(), selection, folds == null ? "" : " over the held-out parts of " + folds + " folds");
         List<Trial> all = new ArrayList<>();
         int epochs = e0;
         List<Trial> rung = List.of();
@@ -134,7 +184,8 @@ final class TuneCommand implements Callable<Integer> {
             boolean last = r == sizes.size() - 1;
             rung = new ArrayList<>();
             for (int i = 0; i < alive.size(); i++) {
-                Trial t = trial(r, i, alive.get(i), epochs, last ? SEEDS : 1, selection);
+                Trial t = trial(r, i, alive.get(i), epochs, last ? seeds() : 1, selection);
+                trained += epochsRun(t.folder()) * (folds == null ? tr.documents() : tr.documents() * (folds - 2) / folds);
                 o.printf(Locale.ROOT, "rung %d, %d epochs: %-70s valid %s%n", r, epochs, t.recipe().label(),
                         t.error() != null ? "failed: " + t.error() : fmt(t.mean()));
                 o.flush();
@@ -146,24 +197,48 @@ final class TuneCommand implements Callable<Integer> {
                 ranked.sort(Comparator.comparingDouble(Trial::mean).reversed());
                 alive = ranked.subList(0, sizes.get(r + 1)).stream().map(Trial::recipe).toList();
                 epochs *= ETA;
+                if (clock != null) {
+                    double rate = trained / clock.elapsed();
+                    int fit = TuneClock.nextRungEpochs(epochs, 1, passesPerEpoch(sizes.subList(r + 1, sizes.size()),
+                            tr.documents()), rate, clock.left());
+                    if (fit < epochs) {
+                        o.printf(Locale.ROOT, "tune: %.0f s left at %.0f document passes per second: rung %d gets %d epochs"
+                                + " instead of %d%n", clock.left(), rate, r + 1, fit, epochs);
+                        epochs = fit;
+                    }
+                }
             }
         }
         Trial winner = rung.stream().max(Comparator.comparingDouble(Trial::mean)).orElseThrow();
         if (winner.error() != null) {
             throw new IllegalStateException("every recipe of the last rung failed; the first: " + winner.error());
         }
-        boolean ensemble = winner.ensembleValidation() >= winner.validation()[0];
+        boolean ensemble = folds != null || winner.ensembleValidation() >= winner.validation()[0];
         Path chosen = ensemble ? winner.folder().resolve("model.json") : winner.folder().resolve("member-1/model.json");
+        if (folds != null) {
+            // The folds' models each saw K - 2 parts: the model written is the winner trained again on the whole file,
+            // its epoch chosen on 1/K of it held out, as an ensemble of SEEDS seeds.
+            chosen = out.resolve("trials").resolve("final");
+            String failed = train(chosen, winner.recipe(), winner.epochs(), SEEDS, finalSplit());
+            if (failed != null) {
+                throw new IllegalStateException("the winner's final training failed: " + failed);
+            }
+            chosen = chosen.resolve("model.json");
+        }
         Files.createDirectories(out);
         AtomicWrite.writeString(out.resolve("model.json"), Files.readString(chosen));
         String command = command(winner, ensemble);
-        String board = TuneLeaderboard.markdown(all, selection, test == null ? null : testScores(rung, selection));
+        String board = TuneLeaderboard.markdown(all, selection, test == null ? null : testScores(rung, winner, selection));
         AtomicWrite.writeString(out.resolve("leaderboard.md"), board);
         AtomicWrite.writeString(out.resolve("command.txt"), command + "\n");
-        o.printf(Locale.ROOT, "%n%s%nwinner: %s, %s (valid %s %s; mean over %d seeds %s)%nreproduce: %s%nwrote %s, %s,"
+        o.printf(Locale.ROOT, "%n%s%nwinner: %s, %s (valid %s %s; mean over %d %s %s)%nreproduce: %s%nwrote %s, %s,"
                 + " %s%n", board, winner.recipe().label(), ensemble ? "ensemble of " + SEEDS : "single model", selection,
-                fmt(ensemble ? winner.ensembleValidation() : winner.validation()[0]), SEEDS, fmt(winner.mean()), command,
+                fmt(folds != null ? winner.mean() : ensemble ? winner.ensembleValidation() : winner.validation()[0]),
+                winner.validation().length, folds == null ? "seeds" : "folds", fmt(winner.mean()), command,
                 out.resolve("model.json"), out.resolve("leaderboard.md"), out.resolve("command.txt"));
+        if (clock != null) {
+            o.printf(Locale.ROOT, "tune took %.0f s of a %.0f s budget%n", clock.elapsed(), clock.budgetSeconds());
+        }
         return 0;
     }
 
@@ -176,12 +251,53 @@ final class TuneCommand implements Callable<Integer> {
         return sizes;
     }
 
-    /** The budget's cost in rung-0 epochs of one recipe: sum over rungs of recipes x eta^rung x seeds. */
-    static long costUnits(List<Integer> sizes) {
+    /**
+     * Document passes of the rungs of {@code sizes} per epoch of the first of them: {@link #costUnits}
+     * epochs over the training documents, or with K folds over K - 2 parts of the file in each of K
+     * folds, plus the final training of the winner on (K - 1) / K of it as an ensemble.
+     */
+    private long passesPerEpoch(List<Integer> sizes, long documents) {
+        if (folds == null) {
+            return costUnits(sizes, SEEDS) * documents;
+        }
+        long lastFactor = 1;
+        for (int r = 1; r < sizes.size(); r++) {
+            lastFactor *= ETA;
+        }
+        return costUnits(sizes, 1) * documents * (folds - 2) + SEEDS * lastFactor * documents * (folds - 1) / folds;
+    }
+
+    /** Seeds of each last-rung trial: with folds, one (the folds give the spread). */
+    private int seeds() {
+        return folds == null ? SEEDS : 1;
+    }
+
+    /** Exactly one source: --train with --valid, or --data with --folds K >= 3. */
+    private void checkSources() {
+        if (data == null && folds == null && train != null && valid != null) {
+            return;
+        }
+        if (data != null && train == null && valid == null) {
+            if (folds == null || folds < 3) {
+                throw bad("--data needs --folds K with K >= 3 (each fold selects on one part and holds out another), got "
+                        + (folds == null ? "none" : folds));
+            }
+            return;
+        }
+        throw bad("give --train FILE --valid FILE, or --data FILE --folds K (not both)");
+    }
+
+    /** The options of the winner's final training on the whole --data file: 1/K of its queries held out. */
+    private List<String> finalSplit() {
+        return List.of("--split-valid", String.format(Locale.ROOT, "%.6g", 1.0 / folds));
+    }
+
+    /** The budget's cost in rung-0 epochs of one recipe: sum over rungs of recipes x eta^rung x seeds (the last rung's). */
+    static long costUnits(List<Integer> sizes, int seeds) {
         long cost = 0;
         long factor = 1;
         for (int r = 0; r < sizes.size(); r++) {
-            cost += sizes.get(r) * factor * (r == sizes.size() - 1 ? SEEDS : 1);
+            cost += sizes.get(r) * factor * (r == sizes.size() - 1 ? seeds : 1);
             factor *= ETA;
         }
         return cost;
@@ -190,18 +306,13 @@ final class TuneCommand implements Callable<Integer> {
     private Trial trial(int rung, int index, TuneRecipe recipe, int epochs, int seeds, Metric selection)
             throws IOException {
         Path folder = out.resolve("trials").resolve(String.format(Locale.ROOT, "rung%d-%02d", rung, index));
-        List<String> args = new ArrayList<>(List.of("train", "--train", train.toString(), "--valid", valid.toString(),
-                "--out", folder.toString(), "--fresh", "--epochs", Integer.toString(epochs), "--seed", Long.toString(seed),
-                "--metric", metric));
-        args.addAll(recipe.options());
-        if (seeds > 1) {
-            args.addAll(List.of("--ensemble", Integer.toString(seeds)));
+        String failed = train(folder, recipe, epochs, seeds, List.of());
+        if (failed != null) {
+            return new Trial(rung, recipe, epochs, seeds, new double[0], Double.NEGATIVE_INFINITY, folder, failed);
         }
-        StringWriter err = new StringWriter();
-        int code = Main.run(args.toArray(String[]::new), new PrintWriter(new StringWriter()), new PrintWriter(err));
-        if (code != 0) {
-            String last = err.toString().strip().lines().reduce((a, c) -> c).orElse("exit " + code);
-            return new Trial(rung, recipe, epochs, seeds, new double[0], Double.NEGATIVE_INFINITY, folder, last);
+        if (folds != null) {
+            double[] perFold = CvSummary.perFold(folder.resolve("cv.csv"), folds);
+            return new Trial(rung, recipe, epochs, 1, perFold, Double.NEGATIVE_INFINITY, folder, null);
         }
         Map<?, ?> info = (Map<?, ?>) ((Map<?, ?>) Json.parse(Files.readString(folder.resolve("model.json")))).get("info");
         double own = number(((Map<?, ?>) info.get("validation")).get(selection.toString()));
@@ -213,29 +324,96 @@ final class TuneCommand implements Callable<Integer> {
         return new Trial(rung, recipe, epochs, seeds, members, own, folder, null);
     }
 
+    /** One {@code train} run of {@code recipe} into {@code folder}; its last error line, or null when it succeeded. */
+    private String train(Path folder, TuneRecipe recipe, int epochs, int seeds, List<String> extra) {
+        List<String> args = new ArrayList<>(List.of("train"));
+        args.addAll(extra.contains("--split-valid") ? List.of("--train", data.toString())
+                : folds != null ? List.of("--train", data.toString(), "--folds", Integer.toString(folds))
+                : List.of("--train", train.toString(), "--valid", valid.toString()));
+        args.addAll(List.of("--out", folder.toString(), "--fresh", "--epochs", Integer.toString(epochs), "--seed", Long.toString(seed),
+                "--metric", metric));
+        args.addAll(recipe.options());
+        if (seeds > 1) {
+            args.addAll(List.of("--ensemble", Integer.toString(seeds)));
+        }
+        args.addAll(extra);
+        StringWriter err = new StringWriter();
+        int code = Main.run(args.toArray(String[]::new), new PrintWriter(new StringWriter()), new PrintWriter(err));
+        return code == 0 ? null : err.toString().strip().lines().reduce((a, c) -> c).orElse("exit " + code);
+    }
+
+    /**
+     * Epochs a trial actually ran (early stopping ends it before its planned epochs), summed over
+     * an ensemble's members or cross-validation's folds: the data rows of its metrics.csv files (0 when a failed run wrote none).
+     */
+    static long epochsRun(Path folder) throws IOException {
+        long epochs = 0;
+        for (Path f : runFiles(folder, "metrics.csv")) {
+            if (Files.isRegularFile(f)) {
+                try (var lines = Files.lines(f)) {
+                    epochs += Math.max(0, lines.count() - 1);
+                }
+            }
+        }
+        return epochs;
+    }
+
+    /** {@code name} in each of a trial's runs: its ensemble members' or folds' folders, or the trial's own. */
+    static List<Path> runFiles(Path folder, String name) {
+        List<Path> files = new ArrayList<>();
+        for (String part : List.of("member-", "Fold")) {
+            for (int k = 1; Files.isDirectory(folder.resolve(part + k)); k++) {
+                files.add(folder.resolve(part + k).resolve(name));
+            }
+        }
+        if (files.isEmpty()) {
+            files.add(folder.resolve(name));
+        }
+        return files;
+    }
+
+    /** Trials of the rungs of {@code sizes} (an ensemble counting once per seed, a final --data training as 3). */
+    private long trials(List<Integer> sizes) {
+        long n = folds == null ? 0 : SEEDS;
+        for (int r = 0; r < sizes.size(); r++) {
+            n += (long) sizes.get(r) * (r == sizes.size() - 1 ? seeds() : 1) * (folds == null ? 1 : folds);
+        }
+        return n;
+    }
+
     private static double number(Object v) {
         return v instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 
-    /** Test score of each last-rung trial's chosen-form model (its ensemble), after the choice. */
-    private double[] testScores(List<Trial> rung, Metric selection) throws IOException {
+    /**
+     * Test score of each last-rung trial's chosen-form model (its ensemble), after the choice; with
+     * folds only the winner's final model has one (the others: NaN).
+     */
+    private double[] testScores(List<Trial> rung, Trial winner, Metric selection) throws IOException {
         Dataset te = LetorReader.read(test);
         double[] s = new double[rung.size()];
         for (int i = 0; i < s.length; i++) {
             Trial t = rung.get(i);
-            s[i] = t.error() != null ? Double.NaN : selection.evaluate(ModelFile.readScorer(t.folder().resolve("model.json"))
+            Path model = folds == null ? t.folder().resolve("model.json")
+                    : t == winner ? out.resolve("trials").resolve("final").resolve("model.json") : null;
+            s[i] = t.error() != null || model == null ? Double.NaN : selection.evaluate(ModelFile.readScorer(model)
                     .score(te), te.labelBatch(te.allQueries()), MetricConventions.defaults()).mean();
         }
         return s;
     }
 
     private String command(Trial winner, boolean ensemble) {
-        List<String> c = new ArrayList<>(List.of("rankgrad", "train", "--train", train.toString(), "--valid", valid.toString(),
-                "--out", out.resolve("reproduced").toString(), "--epochs", Integer.toString(winner.epochs()), "--seed",
+        List<String> c = new ArrayList<>(List.of("rankgrad", "train"));
+        c.addAll(folds != null ? List.of("--train", data.toString()) : List.of("--train", train.toString(), "--valid",
+                valid.toString()));
+        c.addAll(List.of("--out", out.resolve("reproduced").toString(), "--epochs", Integer.toString(winner.epochs()), "--seed",
                 Long.toString(seed), "--metric", metric));
         c.addAll(winner.recipe().options());
         if (ensemble) {
             c.addAll(List.of("--ensemble", Integer.toString(SEEDS)));
+        }
+        if (folds != null) {
+            c.addAll(finalSplit());
         }
         return String.join(" ", c);
     }

@@ -29,7 +29,8 @@ class DataSizeFitTest {
         TrainingConfig demo = TrainingConfig.defaults();
         StringWriter err = new StringWriter();
         assertSame(demo, DataSizeFit.fit(demo, 4000, false, new PrintWriter(err, true)));
-        assertSame(demo, DataSizeFit.fit(demo, 256, false, new PrintWriter(err, true)), "4 batches of 64 exactly");
+        assertSame(demo, DataSizeFit.fit(demo, 161, false, new PrintWriter(err, true)), "LightGBM's example split");
+        assertSame(demo, DataSizeFit.fit(demo, 64, false, new PrintWriter(err, true)), "one batch of 64 exactly");
         assertEquals("", err.toString());
     }
 
@@ -38,17 +39,20 @@ class DataSizeFitTest {
         TrainingConfig c = TrainingConfig.defaults().withPatience(2).withEpochs(100);
         StringWriter err = new StringWriter();
         TrainingConfig fitted = DataSizeFit.fit(c, 40, false, new PrintWriter(err, true));
-        assertEquals(10, fitted.batchQueries());
-        assertEquals(13, fitted.patience(), "ceil(50 steps / 4 steps per epoch)");
-        assertEquals("rankgrad: warning: 40 training queries are fewer than 4 batches of 64: batches of 10 queries instead"
-                + " (--batch-queries sets it), 4 steps per epoch (400 in 100 epochs); early stopping after 13 epochs (52"
+        assertEquals(40, fitted.batchQueries());
+        assertEquals(50, fitted.patience(), "50 steps of 1 step per epoch");
+        assertEquals("rankgrad: warning: 40 training queries are fewer than 1 batch(es) of 64: batches of 40 queries instead"
+                + " (--batch-queries sets it), 1 step(s) per epoch (100 in 100 epochs); early stopping after 50 epochs (50"
                 + " steps) without improvement instead of 2", err.toString().strip());
         // An explicit batch is kept; patience still counts at least 50 steps; patience 0 (never stop) stays 0.
         TrainingConfig kept = DataSizeFit.fit(c, 40, true, null);
         assertEquals(64, kept.batchQueries());
         assertEquals(50, kept.patience());
         assertEquals(0, DataSizeFit.fit(c.withPatience(0), 40, false, null).patience());
-        assertEquals(1, DataSizeFit.fit(c, 3, false, null).batchQueries(), "never below one query");
+        assertEquals(3, DataSizeFit.fit(c, 3, false, null).batchQueries(), "never larger than the training set");
+        // An explicit batch that 40 queries fill (16: 3 steps per epoch) is not small data: the user's settings stay.
+        TrainingConfig sixteen = c.withBatchQueries(16);
+        assertSame(sixteen, DataSizeFit.fit(sixteen, 40, true, null));
     }
 
     private Path[] data() throws Exception {
@@ -75,11 +79,11 @@ class DataSizeFitTest {
             assertEquals(0, r.code(), r.err());
             assertEquals(1, r.err().lines().filter(l -> l.startsWith("rankgrad: warning: 40 training queries")).count(),
                     r.err());
-            assertTrue(r.err().contains("4 steps per epoch (120 in 30 epochs); early stopping after 13 epochs (52 steps)"),
+            assertTrue(r.err().contains("1 step(s) per epoch (30 in 30 epochs); early stopping after 50 epochs (50 steps)"),
                     r.err());
             Map<String, Object> t = training(out.resolve("model.json"));
-            assertEquals(10.0, ((Number) t.get("batchQueries")).doubleValue());
-            assertEquals(13.0, ((Number) t.get("patience")).doubleValue());
+            assertEquals(40.0, ((Number) t.get("batchQueries")).doubleValue());
+            assertEquals(50.0, ((Number) t.get("patience")).doubleValue());
             // Epochs run: one metrics.csv line each after the header; before, 1 step per epoch and patience
             // 2 stopped every loss by epoch 3.
             long epochs = Files.readAllLines(out.resolve("metrics.csv")).size() - 1;

@@ -25,13 +25,49 @@ class TuneCommandTest {
         assertEquals(List.of(27, 9, 3), TuneCommand.rungSizes(27));
         assertEquals(List.of(4, 2), TuneCommand.rungSizes(4));
         // 9 recipes x 1 epoch-unit + 3 recipes x 3 units x 3 seeds.
-        assertEquals(9 + 27, TuneCommand.costUnits(List.of(9, 3)));
-        assertEquals(27 + 27 + 81, TuneCommand.costUnits(List.of(27, 9, 3)));
-        assertEquals(90_000_000L, TuneBudget.ofTime("5m").passes());
-        assertEquals(27_000_000L, TuneBudget.ofTime("90s").passes());
+        assertEquals(9 + 27, TuneCommand.costUnits(List.of(9, 3), 3));
+        assertEquals(27 + 27 + 81, TuneCommand.costUnits(List.of(27, 9, 3), 3));
+        assertEquals(9 + 9, TuneCommand.costUnits(List.of(9, 3), 1), "with folds the last rung has one seed");
+        assertEquals(300.0, TuneBudget.seconds("5m"));
+        assertEquals(5400.0, TuneBudget.seconds("1.5h"));
         assertEquals(10, new TuneBudget(36L * 600 * 10 + 5).firstRungEpochs(600, 36));
         assertEquals(1, new TuneBudget(5).firstRungEpochs(600, 36), "never below one epoch");
-        assertThrows(IllegalArgumentException.class, () -> TuneBudget.ofTime("5 minutes"));
+        assertThrows(IllegalArgumentException.class, () -> TuneBudget.seconds("5 minutes"));
+        assertThrows(IllegalArgumentException.class, () -> TuneBudget.seconds("0.5s"));
+    }
+
+    @Test
+    void aTimeBudgetMeasuresBrieflyAndShortensLaterRungsOnlyWhenTheyWouldNotFit() {
+        // 1% of 5 minutes at the prior 300,000 passes per second is 900,000 passes: 4 epochs of the demo's
+        // 200,000 documents; a tiny set is capped at 5 epochs, a huge one still gets 2 (the first carries the warm-up).
+        assertEquals(4, TuneClock.probeEpochs(300, 200_000));
+        assertEquals(TuneClock.MAX_PROBE_EPOCHS, TuneClock.probeEpochs(300, 2_387));
+        assertEquals(TuneClock.MIN_PROBE_EPOCHS, TuneClock.probeEpochs(300, 50_000_000));
+        // 3 recipes x 3 seeds = 9 units of 1,000 documents left: 100 s at 1,000 passes per second is 11 epochs.
+        assertEquals(6, TuneClock.nextRungEpochs(6, 1_000, 9, 1_000, 100), "fits: eta times as many epochs");
+        assertEquals(11, TuneClock.nextRungEpochs(30, 1_000, 9, 1_000, 100), "the most that fit");
+        assertEquals(1, TuneClock.nextRungEpochs(30, 1_000, 9, 1_000, 0), "never below one epoch");
+        // 5 epochs of 1,000 passes in 30 s: the first (20 s, the JVM's warm-up) and the 2 s of reading are left out, the
+        // 4 later epochs took 8 s; reading is the fixed cost of every trial, paid out of the time before passes.
+        TuneClock.Rate rate = TuneClock.Rate.measure(30, 20, 5, 1_000, 2);
+        assertEquals(500, rate.passesPerSecond(), 1e-9);
+        assertEquals(2, rate.trialSeconds(), 1e-9);
+        assertEquals(500L * (100 - 10 * 2), rate.passesIn(100, 10));
+        assertEquals(0, rate.passesIn(10, 10), "fixed costs beyond the time left leave no passes");
+        assertThrows(IllegalStateException.class, () -> TuneClock.Rate.measure(3, 2, 1, 1_000, 0));
+    }
+
+    @Test
+    void epochsRunCountsMetricsRowsOfARunOrOfEveryEnsembleMember() throws Exception {
+        Files.createDirectories(dir.resolve("one"));
+        Files.writeString(dir.resolve("one/metrics.csv"), "epoch,loss\n1,0.5\n2,0.4\n3,0.3\n");
+        assertEquals(3, TuneCommand.epochsRun(dir.resolve("one")));
+        for (int k = 1; k <= 2; k++) {
+            Files.createDirectories(dir.resolve("ens/member-" + k));
+            Files.writeString(dir.resolve("ens/member-" + k + "/metrics.csv"), "epoch,loss\n1,0.5\n".repeat(1) + "2,0.4\n".repeat(k));
+        }
+        assertEquals(2 + 3, TuneCommand.epochsRun(dir.resolve("ens")));
+        assertEquals(0, TuneCommand.epochsRun(dir.resolve("failed")));
     }
 
     @Test
@@ -73,5 +109,35 @@ class TuneCommandTest {
         assertEquals(0, again.code(), again.err());
         assertArrayEquals(Files.readAllBytes(dir.resolve("a/model.json")),
                 Files.readAllBytes(dir.resolve("a/reproduced/model.json")), Arrays.toString(args));
+    }
+
+    @Test
+    void oneFileWithKFoldsChoosesOnTheHeldOutPartsAndWritesTheWinnerTrainedOnTheWholeFile() throws Exception {
+        Run g = run("generate", "cubic", "--out", dir.toString(), "--queries", "45,15,15", "--docs", "8", "--features", "5");
+        assertEquals(0, g.code(), g.err());
+        Path file = dir.resolve("Fold1/train.txt");
+        Run t = run("tune", "--data", file.toString(), "--folds", "3", "--budget-passes", "40000", "--candidates", "3",
+                "--out", dir.resolve("cv").toString());
+        assertEquals(0, t.code(), t.err());
+        // 3 recipes, one rung: each trial is a 3-fold cross-validation, its spread over the folds.
+        assertTrue(t.out().contains("over the held-out parts of 3 folds"), t.out());
+        String board = Files.readString(dir.resolve("cv/leaderboard.md"));
+        assertEquals(2 + 3, board.lines().count(), board);
+        assertTrue(board.lines().skip(2).allMatch(l -> l.matches(".*\\| +\\d\\.\\d{4} ± \\d\\.\\d{4} \\| +\\|")), board);
+        for (int k = 1; k <= 3; k++) {
+            assertTrue(Files.isRegularFile(dir.resolve("cv/trials/rung0-00/Fold" + k + "/model.json")));
+        }
+        String command = Files.readString(dir.resolve("cv/command.txt")).strip();
+        assertTrue(command.contains(" --ensemble 3 --split-valid 0.333333"), command);
+        Run again = run(command.substring("rankgrad ".length()).split(" "));
+        assertEquals(0, again.code(), again.err());
+        assertArrayEquals(Files.readAllBytes(dir.resolve("cv/model.json")),
+                Files.readAllBytes(dir.resolve("cv/reproduced/model.json")), command);
+        Run both = run("tune", "--data", file.toString(), "--folds", "3", "--valid", file.toString(), "--out",
+                dir.resolve("x").toString());
+        assertEquals(2, both.code());
+        assertTrue(both.err().contains("give --train FILE --valid FILE, or --data FILE --folds K (not both)"), both.err());
+        Run two = run("tune", "--data", file.toString(), "--folds", "2", "--out", dir.resolve("y").toString());
+        assertTrue(two.err().contains("--data needs --folds K with K >= 3"), two.err());
     }
 }

@@ -1,0 +1,96 @@
+package rankgrad.cli;
+
+
+/**
+ * The wall clock of {@code tune --budget TIME}: the budget in seconds and the measured rate that
+ * converts what is left of it into document passes ({@link TuneBudget}).
+ *
+ * <p>Before the first rung, a measuring run trains the first recipe (the defaults) for {@link
+ * #probeEpochs} epochs ({@link Rate}): its epochs after the first give the passes per second,
+ * and the time reading the training file took the fixed seconds of every trial; together they
+ * size the first rung. After each rung the rate is measured again
+ * on everything trained so far (epochs actually run: early stopping ends trials before their
+ * planned epochs) and the next rung keeps eta times the epochs only if the remaining rungs fit in
+ * the time left at that rate; otherwise it gets the most epochs that fit (at least 1). So a slow
+ * network or a loaded machine shortens the later rungs instead of overrunning the budget, while
+ * the choice depends on the timings: {@code tune} prints the budget in passes, and
+ * {@code --budget-passes} with that number repeats a choice exactly.
+ */
+final class TuneClock {
+    /** Share of the budget (at the prior rate) that the measuring run aims at. */
+    static final double PROBE_SHARE = 0.01;
+    /** Fewest epochs of the measuring run (the first carries the warm-up). */
+    static final int MIN_PROBE_EPOCHS = 2;
+    /**
+     * Most epochs of the measuring run: on a loaded 2-core machine 20 epochs of LightGBM's small
+     * example set took 107 s of a 5-minute budget.
+     */
+    static final int MAX_PROBE_EPOCHS = 5;
+
+    private final double seconds;
+    private final long start = System.nanoTime();
+
+    TuneClock(double seconds) {
+        this.seconds = seconds;
+    }
+
+    double budgetSeconds() {
+        return seconds;
+    }
+
+    double elapsed() {
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    double left() {
+        return Math.max(0, seconds - elapsed());
+    }
+
+    /**
+     * Epochs of the measuring run: PROBE_SHARE of the budget at the prior rate, clamped to
+     * [MIN_PROBE_EPOCHS, MAX_PROBE_EPOCHS].
+     */
+    static int probeEpochs(double seconds, long documents) {
+        double epochs = PROBE_SHARE * seconds * TuneBudget.PRIOR_PASSES_PER_SECOND / Math.max(1, documents);
+        return (int) Math.max(MIN_PROBE_EPOCHS, Math.min(MAX_PROBE_EPOCHS, Math.floor(epochs)));
+    }
+
+    /**
+     * What the measuring run showed: document passes per second of its epochs after the first, and
+     * the seconds every trial pays besides its epochs (reading its data).
+     */
+    record Rate(double passesPerSecond, double trialSeconds) {
+        /**
+         * From the measuring run's wall seconds, the seconds of its first epoch (which carries the
+         * JVM's one-off warm-up: 25 of 107 s on LightGBM's example set under load), its epochs in
+         * all (over all folds with folds), {@code epochPasses} document passes per epoch, and
+         * {@code readSeconds}, what reading the training file took: an epoch costs (wall - first
+         * epoch - read) / (epochs - 1) seconds, its checkpoint and validation included (writing a
+         * 3 MB checkpoint after every epoch took more than the epoch's own training there).
+         */
+        static Rate measure(double wallSeconds, double firstEpochSeconds, long epochs, long epochPasses,
+                double readSeconds) {
+            double steady = wallSeconds - firstEpochSeconds - readSeconds;
+            if (epochs < 2 || !(steady > 0)) {
+                throw new IllegalStateException("the measuring run recorded no time after its first epoch");
+            }
+            return new Rate((epochs - 1) * epochPasses / steady, readSeconds);
+        }
+
+        /** Document passes that fit in {@code seconds} with {@code trials} trials' fixed costs paid out of them (>= 0). */
+        long passesIn(double seconds, long trials) {
+            return (long) (Math.max(0, seconds - trials * trialSeconds) * passesPerSecond);
+        }
+    }
+
+    /**
+     * Epochs of the next rung: {@code planned} (eta times the last rung's) unless the remaining
+     * rungs, {@code costUnits} of the next rung's epochs over {@code documents} documents, would
+     * take longer than {@code left} seconds at {@code passesPerSecond}; then the most that fit, at
+     * least 1.
+     */
+    static int nextRungEpochs(int planned, long documents, long costUnits, double passesPerSecond, double left) {
+        long fit = new TuneBudget((long) (passesPerSecond * left)).firstRungEpochs(documents, costUnits);
+        return (int) Math.min(planned, fit);
+    }
+}
