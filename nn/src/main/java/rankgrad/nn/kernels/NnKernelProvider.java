@@ -4,10 +4,11 @@ import java.lang.invoke.MethodHandles;
 import rankgrad.simd.internal.KernelSelection;
 
 /**
- * Chooses nn's kernels once, at first use, by the rule of the engine's {@code
- * rankgrad.simd.KernelProvider} ({@code KernelSelection}): {@code VectorNnKernels} when the module
- * {@code jdk.incubator.vector} is readable and float vectors have at least 4 lanes, {@link
- * ScalarNnKernels} otherwise, with one {@code DEBUG} log line (logger {@code rankgrad.nn}) saying which and why.
+ * Chooses nn's kernel families once each, at first use, by the rule of the engine's {@code
+ * rankgrad.simd.KernelProvider} ({@code KernelSelection}): {@code VectorNnKernels} and {@code
+ * VectorAttentionKernels} when the module {@code jdk.incubator.vector} is readable and float vectors
+ * have at least 4 lanes, {@link ScalarNnKernels} and {@link ScalarAttentionKernels} otherwise, with
+ * one {@code DEBUG} log line per family (logger {@code rankgrad.nn}) saying which and why.
  * The same system property selects every kernel family: {@code rankgrad.kernels} = {@code auto}
  * (default), {@code scalar} or {@code vector} (fail if the Vector API is absent).
  */
@@ -27,8 +28,24 @@ public final class NnKernelProvider {
         return ScalarNnKernels.INSTANCE;
     }
 
+    /** The attention kernels chosen for this JVM. */
+    public static AttentionKernels attention() {
+        return AttentionHolder.INSTANCE;
+    }
+
+    /** The scalar reference attention kernels, always available. */
+    public static AttentionKernels scalarAttention() {
+        return ScalarAttentionKernels.INSTANCE;
+    }
+
     private static final class Holder {
         static final NnKernels INSTANCE = choose();
+    }
+
+    private static final class AttentionHolder {
+        static final AttentionKernels INSTANCE = KernelSelection.choose(System.getProperty("rankgrad.kernels", "auto"),
+                "attention kernels", MethodHandles.lookup(), AttentionKernels.class,
+                "rankgrad.nn.kernels.VectorAttentionKernels", ScalarAttentionKernels.INSTANCE, AttentionKernels::name, LOG);
     }
 
     private static NnKernels choose() {

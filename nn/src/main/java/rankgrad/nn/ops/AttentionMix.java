@@ -38,17 +38,17 @@ public final class AttentionMix implements Op<AttentionMix.Saved> {
         double[] p = in[0].toDoubleArray();
         double[] v = in[1].toDoubleArray();
         double[] out = new double[v.length];
-        AttentionKernels.mix(p, v, w, layout, out);
-        return Op.result(AttentionKernels.tensor(out, in[1].dtype(), layout.docs(), w), new Saved(p, v, w));
+        AttentionLoops.mix(p, v, w, layout, out);
+        return Op.result(AttentionLoops.tensor(out, in[1].dtype(), layout.docs(), w), new Saved(p, v, w));
     }
 
     @Override
     public Tensor[] backward(Saved saved, Tensor g, boolean[] needs) {
         double[] dp = needs[0] ? new double[saved.p().length] : null;
         double[] dv = needs[1] ? new double[saved.v().length] : null;
-        AttentionKernels.mixBackward(saved.p(), saved.v(), saved.w(), layout, g.toDoubleArray(), dp, dv);
+        AttentionLoops.mixBackward(saved.p(), saved.v(), saved.w(), layout, g.toDoubleArray(), dp, dv);
         return new Tensor[] {
-            dp == null ? null : AttentionKernels.tensor(dp, g.dtype(), dp.length),
-            dv == null ? null : AttentionKernels.tensor(dv, g.dtype(), layout.docs(), saved.w())};
+            dp == null ? null : AttentionLoops.tensor(dp, g.dtype(), dp.length),
+            dv == null ? null : AttentionLoops.tensor(dv, g.dtype(), layout.docs(), saved.w())};
     }
 }

@@ -14,7 +14,7 @@ import rankgrad.autodiff.Tensor;
  * laid out flat as {@link AttentionLayout} says; pairs of documents of different lists get no
  * score at all. Backward: dQ[i] = scale sum_j ds(i, j) K[j], dK[j] = scale sum_i ds(i, j) Q[i].
  * Inputs: Q and K (N x w, same dtype); output: a vector of {@link AttentionLayout#scoreCount()}
- * in their dtype. Computed in float64 ({@link AttentionKernels}) and rounded once.
+ * in their dtype. Computed in float64 ({@link AttentionLoops}) and rounded once.
  */
 public final class AttentionScores implements Op<AttentionScores.Saved> {
     private final AttentionLayout layout;
@@ -42,8 +42,8 @@ public final class AttentionScores implements Op<AttentionScores.Saved> {
         double[] q = in[0].toDoubleArray();
         double[] k = in[1].toDoubleArray();
         double[] s = new double[layout.scoreCount()];
-        AttentionKernels.scores(q, k, w, layout, scale, s);
-        return Op.result(AttentionKernels.tensor(s, in[0].dtype(), s.length), new Saved(q, k, w));
+        AttentionLoops.scores(q, k, w, layout, scale, s);
+        return Op.result(AttentionLoops.tensor(s, in[0].dtype(), s.length), new Saved(q, k, w));
     }
 
     @Override
@@ -51,9 +51,9 @@ public final class AttentionScores implements Op<AttentionScores.Saved> {
         int n = layout.docs();
         double[] dq = needs[0] ? new double[saved.q().length] : null;
         double[] dk = needs[1] ? new double[saved.k().length] : null;
-        AttentionKernels.scoresBackward(saved.q(), saved.k(), saved.w(), layout, scale, g.toDoubleArray(), dq, dk);
+        AttentionLoops.scoresBackward(saved.q(), saved.k(), saved.w(), layout, scale, g.toDoubleArray(), dq, dk);
         return new Tensor[] {
-            dq == null ? null : AttentionKernels.tensor(dq, g.dtype(), n, saved.w()),
-            dk == null ? null : AttentionKernels.tensor(dk, g.dtype(), n, saved.w())};
+            dq == null ? null : AttentionLoops.tensor(dq, g.dtype(), n, saved.w()),
+            dk == null ? null : AttentionLoops.tensor(dk, g.dtype(), n, saved.w())};
     }
 }

@@ -48,8 +48,8 @@ public final class LayerNorm implements Op<LayerNorm.Saved> {
         double[] xhat = new double[n * w];
         double[] inv = new double[n];
         double[] y = new double[n * w];
-        AttentionKernels.layerNorm(x.toDoubleArray(), n, w, gamma, in[2].toDoubleArray(), eps, xhat, inv, y);
-        return Op.result(AttentionKernels.tensor(y, x.dtype(), n, w), new Saved(xhat, inv, gamma, n, w));
+        AttentionLoops.layerNorm(x.toDoubleArray(), n, w, gamma, in[2].toDoubleArray(), eps, xhat, inv, y);
+        return Op.result(AttentionLoops.tensor(y, x.dtype(), n, w), new Saved(xhat, inv, gamma, n, w));
     }
 
     @Override
@@ -57,11 +57,11 @@ public final class LayerNorm implements Op<LayerNorm.Saved> {
         double[] dx = needs[0] ? new double[s.n() * s.w()] : null;
         double[] dgamma = needs[1] ? new double[s.w()] : null;
         double[] dbeta = needs[2] ? new double[s.w()] : null;
-        AttentionKernels.layerNormBackward(s.xhat(), s.inv(), s.n(), s.w(), s.gamma(), g.toDoubleArray(), dx, dgamma,
+        AttentionLoops.layerNormBackward(s.xhat(), s.inv(), s.n(), s.w(), s.gamma(), g.toDoubleArray(), dx, dgamma,
                 dbeta);
         return new Tensor[] {
-            dx == null ? null : AttentionKernels.tensor(dx, g.dtype(), s.n(), s.w()),
-            dgamma == null ? null : AttentionKernels.tensor(dgamma, g.dtype(), s.w()),
-            dbeta == null ? null : AttentionKernels.tensor(dbeta, g.dtype(), s.w())};
+            dx == null ? null : AttentionLoops.tensor(dx, g.dtype(), s.n(), s.w()),
+            dgamma == null ? null : AttentionLoops.tensor(dgamma, g.dtype(), s.w()),
+            dbeta == null ? null : AttentionLoops.tensor(dbeta, g.dtype(), s.w())};
     }
 }

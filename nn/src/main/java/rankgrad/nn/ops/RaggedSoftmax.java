@@ -41,14 +41,14 @@ public final class RaggedSoftmax implements Op<double[]> {
                     + " values, got shape " + Arrays.toString(in[0].shape()));
         }
         double[] y = new double[in[0].size()];
-        AttentionKernels.softmaxRows(in[0].toDoubleArray(), rows, y);
-        return Op.result(AttentionKernels.tensor(y, in[0].dtype(), y.length), y);
+        AttentionLoops.softmaxRows(in[0].toDoubleArray(), rows, y);
+        return Op.result(AttentionLoops.tensor(y, in[0].dtype(), y.length), y);
     }
 
     @Override
     public Tensor[] backward(double[] y, Tensor g, boolean[] needs) {
         double[] dx = new double[y.length];
-        AttentionKernels.softmaxRowsBackward(y, g.toDoubleArray(), rows, dx);
-        return new Tensor[] {AttentionKernels.tensor(dx, g.dtype(), dx.length)};
+        AttentionLoops.softmaxRowsBackward(y, g.toDoubleArray(), rows, dx);
+        return new Tensor[] {AttentionLoops.tensor(dx, g.dtype(), dx.length)};
     }
 }

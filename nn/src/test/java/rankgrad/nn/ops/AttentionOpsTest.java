@@ -187,6 +187,27 @@ class AttentionOpsTest {
                 .assertWithin(GRAD_TOL);
     }
 
+    /**
+     * The same checks on lists and heads long enough for the vector kernels' paths: lists of 9, 1
+     * and 13 documents (four-row blocks of scores with a remainder, masked columns of S), heads of
+     * 10 columns (one vector and a masked tail with 4 or 8 double lanes) and one head of 36 (a
+     * four-vector block of the mixes and a tail), and softmax rows past the eight partial sums.
+     */
+    @Test
+    void backwardMatchesCentralDifferencesOnVectorSizedListsAndHeads() {
+        int[] offsets = {0, 9, 10, 23};
+        for (int heads : new int[] {2, 1}) {
+            int w = heads == 2 ? 20 : 36;
+            AttentionLayout layout = new AttentionLayout(offsets, heads);
+            GradientCheck.withDefaults().checkOp(new AttentionScores(layout, 0.3), random(1, 23, w), random(2, 23, w))
+                    .assertWithin(GRAD_TOL);
+            GradientCheck.withDefaults().checkOp(new AttentionMix(layout), random(3, layout.scoreCount()),
+                    random(4, 23, w)).assertWithin(GRAD_TOL);
+            GradientCheck.withDefaults().checkOp(new RaggedSoftmax(layout.rowStarts()), random(5, layout.scoreCount()))
+                    .assertWithin(GRAD_TOL);
+        }
+    }
+
     /** The whole block, h + attention(h) through layer norm, with every weight a checked input. */
     @Test
     void attentionBlockBackwardMatchesCentralDifferences() {

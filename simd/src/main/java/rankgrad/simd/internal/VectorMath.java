@@ -53,27 +53,12 @@ public final class VectorMath {
     /** sqrt(2) - 1: log1p(u) reduces u below it to f = u, and u from it on to f = (u - 1) / 2. */
     private static final float SQRT2_M1 = 0.41421356f;
 
-    /** Above this exp(x) overflows to +infinity (e^709.78 = MAX_VALUE); below -746 it underflows to 0. */
-    private static final double EXP_HI_D = 710.0;
-    private static final double EXP_LO_D = -746.0;
-    private static final double LOG2E_D = 1.4426950408889634;
-    /** fdlibm's split of ln 2: LN2_HI_D has 32 significant bits, so n * LN2_HI_D is exact for |n| &lt; 2^21. */
-    private static final double LN2_HI_D = 6.93147180369123816490e-01;
-    private static final double LN2_LO_D = 1.90821492927058770002e-10;
-    /** 1.5 * 2^52, the float64 rounding constant. */
-    private static final double ROUND_D = 0x1.8p52;
+    /** sqrt(2) - 1 in float64. The float64 exp's constants are {@link LaneMath}'s, its scalar twin. */
     private static final double SQRT2_M1_D = 0.41421356237309503;
-    /** 1 / i!, i = 0..13: the Taylor coefficients of e^r. */
-    private static final double[] EXP_TAYLOR_D = new double[14];
     /** 1 / (2i + 1), i = 1..10: the series of atanh(t) / t - 1 in t^2. */
     private static final double[] ATANH_D = new double[10];
 
     static {
-        double factorial = 1;
-        for (int i = 0; i < EXP_TAYLOR_D.length; i++) {
-            factorial *= Math.max(1, i);
-            EXP_TAYLOR_D[i] = 1.0 / factorial;
-        }
         for (int i = 0; i < ATANH_D.length; i++) {
             ATANH_D[i] = 1.0 / (2 * i + 3);
         }
@@ -113,13 +98,14 @@ public final class VectorMath {
 
     /** e^x per lane in float64; NaN stays NaN, +-infinity give +infinity and 0. */
     public static DoubleVector exp(DoubleVector x) {
-        DoubleVector xc = x.max(EXP_LO_D).min(EXP_HI_D);
-        DoubleVector n = xc.mul(LOG2E_D).add(ROUND_D).sub(ROUND_D);
-        DoubleVector r = n.fma(c(-LN2_HI_D), xc);
-        r = n.fma(c(-LN2_LO_D), r);
-        DoubleVector p = c(EXP_TAYLOR_D[EXP_TAYLOR_D.length - 1]);
-        for (int i = EXP_TAYLOR_D.length - 2; i >= 0; i--) {
-            p = p.fma(r, c(EXP_TAYLOR_D[i]));
+        DoubleVector xc = x.max(LaneMath.EXP_LO).min(LaneMath.EXP_HI);
+        DoubleVector n = xc.mul(LaneMath.LOG2E).add(LaneMath.ROUND).sub(LaneMath.ROUND);
+        DoubleVector r = n.fma(c(-LaneMath.LN2_HI), xc);
+        r = n.fma(c(-LaneMath.LN2_LO), r);
+        double[] taylor = LaneMath.EXP_TAYLOR;
+        DoubleVector p = c(taylor[taylor.length - 1]);
+        for (int i = taylor.length - 2; i >= 0; i--) {
+            p = p.fma(r, c(taylor[i]));
         }
         LongVector ni = (LongVector) n.convert(VectorOperators.D2L, 0);
         LongVector half = ni.lanewise(VectorOperators.ASHR, 1);
@@ -195,6 +181,6 @@ public final class VectorMath {
             q = q.fma(t2, c(ATANH_D[i]));
         }
         DoubleVector s = t.add(t);
-        return s.mul(t2).fma(q, s).add(LN2_LO_D, high).add(LN2_HI_D, high);
+        return s.mul(t2).fma(q, s).add(LaneMath.LN2_LO, high).add(LaneMath.LN2_HI, high);
     }
 }

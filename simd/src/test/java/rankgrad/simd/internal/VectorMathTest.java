@@ -43,6 +43,23 @@ class VectorMathTest {
         assertSpecials64(VectorMath::exp, Math::exp);
     }
 
+    /**
+     * The scalar twin gives every lane's bits: scalar kernels that exponentiate (the attention
+     * softmax's reference) rely on it to equal their vector kernels exactly. Inputs cover the clamp
+     * ends, overflow, subnormal results, both zeros and the special values; NaN compares as NaN.
+     */
+    @Test
+    void laneMathExpGivesTheBitsOfEveryLane() {
+        double[] fixed = {0.0, -0.0, 709.78, 709.79, 710.5, -708.4, -744.4, -745.2, -746.5, 1e-300, Double.NaN,
+            Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_VALUE};
+        double[] x = spread(-750, 715, fixed);
+        double[] got = apply64(VectorMath::exp, x);
+        for (int i = 0; i < x.length; i++) {
+            assertEquals(Double.doubleToLongBits(LaneMath.exp(x[i])), Double.doubleToLongBits(got[i]),
+                    "exp(" + x[i] + ")");
+        }
+    }
+
     @Test
     void sigmoidF64IsWithinFourUlpsOfTheStableLogistic() {
         double[] x = spread(-800, 800, new double[] {0.0, -0.0, 36.8, -36.8, -745.0, 745.0});

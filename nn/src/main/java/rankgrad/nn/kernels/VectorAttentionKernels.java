@@ -1,0 +1,328 @@
+package rankgrad.nn.kernels;
+
+import static rankgrad.simd.internal.VectorSupport.DOUBLE;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import rankgrad.simd.internal.VectorMath;
+import rankgrad.simd.internal.VectorSupport;
+
+/**
+ * The {@link AttentionKernels} on the Panama Vector API, float64 vectors of {@link VectorSupport}'s
+ * shape (so {@code -Drankgrad.vector.bits} narrows them). Each lane holds one output element and
+ * sums its terms in the scalar reference's order with a separate multiply and add, so every kernel
+ * gives {@link ScalarAttentionKernels}' bits exactly:
+ * <ul>
+ *   <li>{@link #scoresF64}: lanes over j, the columns of S; B's block is first transposed into a
+ *       d x m' scratch (m' = m rounded up to two whole vectors, zero-padded), so the loop over c
+ *       loads two vectors of a row of B^T per step and broadcasts A's elements: a tile of four rows
+ *       by two vectors of S, eight independent sums (one would wait on the add's latency).
+ *   <li>{@link #mixF64}, {@link #mixTransposedF64}: lanes over c, the columns of an output row;
+ *       two rows by four vectors at a time, then single rows and vectors; the loop over the m
+ *       terms broadcasts the weight.
+ *   <li>The softmax: lanes over the row, {@link VectorMath#exp(DoubleVector)} (whose bits {@code
+ *       LaneMath.exp} reproduces in the scalar reference), and the {@value #SUM_LANES} partial sums
+ *       of the interface kept in a small array, a vector of k .. k + lanes - 1 added at partial
+ *       k mod {@value #SUM_LANES}. Vectors wider than {@value #SUM_LANES} doubles (none of x86's)
+ *       run the scalar reference's softmax.
+ * </ul>
+ * A partial last vector is masked. Package-private: {@link NnKernelProvider} constructs it
+ * reflectively, only when {@code jdk.incubator.vector} is readable. Stateless.
+ */
+final class VectorAttentionKernels implements AttentionKernels {
+    /** Double lanes per vector. */
+    private static final int DL = DOUBLE.length();
+    /** Vectors per output row in one pass of the mixes. */
+    private static final int BLOCK = 4;
+
+    /**
+     * For reflective loading by {@link NnKernelProvider}.
+     *
+     * @throws UnsupportedOperationException when float vectors have fewer than 4 lanes (the rule of
+     *     {@link VectorSupport#requireEnoughLanes()}, the same as every kernel family)
+     */
+    VectorAttentionKernels() {
+        VectorSupport.requireEnoughLanes();
+    }
+
+    @Override
+    public String name() {
+        return "vector(" + DOUBLE.vectorBitSize() + "-bit)";
+    }
+
+    @Override
+    public void scoresF64(double[] a, int aOff, double[] b, int bOff, int stride, int m, int d, double scale,
+            double[] s, int sOff) {
+        int mp = (m + 2 * DL - 1) / (2 * DL) * (2 * DL);
+        double[] bt = new double[d * mp];
+        for (int j = 0; j < m; j++) {
+            int bj = bOff + j * stride;
+            for (int c = 0; c < d; c++) {
+                bt[c * mp + j] = b[bj + c];
+            }
+        }
+        for (int j0 = 0; j0 < m; j0 += 2 * DL) {
+            // The second vector may lie wholly past m (an all-false mask stores nothing).
+            VectorMask<Double> keep0 = DOUBLE.indexInRange(j0, m);
+            VectorMask<Double> keep1 = DOUBLE.indexInRange(j0 + DL, m);
+            int i = 0;
+            for (; i + 4 <= m; i += 4) {
+                int a0 = aOff + i * stride;
+                DoubleVector s00 = DoubleVector.zero(DOUBLE);
+                DoubleVector s01 = s00;
+                DoubleVector s10 = s00;
+                DoubleVector s11 = s00;
+                DoubleVector s20 = s00;
+                DoubleVector s21 = s00;
+                DoubleVector s30 = s00;
+                DoubleVector s31 = s00;
+                for (int c = 0; c < d; c++) {
+                    DoubleVector b0 = DoubleVector.fromArray(DOUBLE, bt, c * mp + j0);
+                    DoubleVector b1 = DoubleVector.fromArray(DOUBLE, bt, c * mp + j0 + DL);
+                    double x0 = a[a0 + c];
+                    double x1 = a[a0 + stride + c];
+                    double x2 = a[a0 + 2 * stride + c];
+                    double x3 = a[a0 + 3 * stride + c];
+                    s00 = s00.add(b0.mul(x0));
+                    s01 = s01.add(b1.mul(x0));
+                    s10 = s10.add(b0.mul(x1));
+                    s11 = s11.add(b1.mul(x1));
+                    s20 = s20.add(b0.mul(x2));
+                    s21 = s21.add(b1.mul(x2));
+                    s30 = s30.add(b0.mul(x3));
+                    s31 = s31.add(b1.mul(x3));
+                }
+                int at = sOff + i * m + j0;
+                s00.mul(scale).intoArray(s, at, keep0);
+                s01.mul(scale).intoArray(s, at + DL, keep1);
+                s10.mul(scale).intoArray(s, at + m, keep0);
+                s11.mul(scale).intoArray(s, at + m + DL, keep1);
+                s20.mul(scale).intoArray(s, at + 2 * m, keep0);
+                s21.mul(scale).intoArray(s, at + 2 * m + DL, keep1);
+                s30.mul(scale).intoArray(s, at + 3 * m, keep0);
+                s31.mul(scale).intoArray(s, at + 3 * m + DL, keep1);
+            }
+            for (; i < m; i++) {
+                int ai = aOff + i * stride;
+                DoubleVector s0 = DoubleVector.zero(DOUBLE);
+                DoubleVector s1 = s0;
+                for (int c = 0; c < d; c++) {
+                    double x = a[ai + c];
+                    s0 = s0.add(DoubleVector.fromArray(DOUBLE, bt, c * mp + j0).mul(x));
+                    s1 = s1.add(DoubleVector.fromArray(DOUBLE, bt, c * mp + j0 + DL).mul(x));
+                }
+                s0.mul(scale).intoArray(s, sOff + i * m + j0, keep0);
+                s1.mul(scale).intoArray(s, sOff + i * m + j0 + DL, keep1);
+            }
+        }
+    }
+
+    @Override
+    public void mixF64(double[] p, int pOff, double[] b, int bOff, int stride, int m, int d, double scale,
+            double[] out, int outOff) {
+        int i = 0;
+        for (; i + 2 <= m; i += 2) {
+            weightedSums(p, pOff + i * m, pOff + (i + 1) * m, 1, b, bOff, stride, m, d, scale, out, outOff + i * stride);
+        }
+        if (i < m) {
+            weightedSum(p, pOff + i * m, 1, b, bOff, stride, m, d, scale, out, outOff + i * stride, 0);
+        }
+    }
+
+    @Override
+    public void mixTransposedF64(double[] p, int pOff, double[] a, int aOff, int stride, int m, int d, double scale,
+            double[] out, int outOff) {
+        int j = 0;
+        for (; j + 2 <= m; j += 2) {
+            weightedSums(p, pOff + j, pOff + j + 1, m, a, aOff, stride, m, d, scale, out, outOff + j * stride);
+        }
+        if (j < m) {
+            weightedSum(p, pOff + j, m, a, aOff, stride, m, d, scale, out, outOff + j * stride, 0);
+        }
+    }
+
+    /**
+     * Two adjacent output rows, o and o + stride, with the weights starting at w0 and w1: {@link
+     * #weightedSum} of each, the blocks of four vectors of both rows in one pass (eight independent
+     * sums share each load of x); the columns after the last block one row at a time.
+     */
+    private static void weightedSums(double[] w, int w0, int w1, int wStep, double[] x, int xOff, int stride, int m,
+            int d, double scale, double[] out, int o) {
+        int c = 0;
+        int o1 = o + stride;
+        for (; c + BLOCK * DL <= d; c += BLOCK * DL) {
+            DoubleVector r0 = DoubleVector.fromArray(DOUBLE, out, o + c);
+            DoubleVector r1 = DoubleVector.fromArray(DOUBLE, out, o + c + DL);
+            DoubleVector r2 = DoubleVector.fromArray(DOUBLE, out, o + c + 2 * DL);
+            DoubleVector r3 = DoubleVector.fromArray(DOUBLE, out, o + c + 3 * DL);
+            DoubleVector q0 = DoubleVector.fromArray(DOUBLE, out, o1 + c);
+            DoubleVector q1 = DoubleVector.fromArray(DOUBLE, out, o1 + c + DL);
+            DoubleVector q2 = DoubleVector.fromArray(DOUBLE, out, o1 + c + 2 * DL);
+            DoubleVector q3 = DoubleVector.fromArray(DOUBLE, out, o1 + c + 3 * DL);
+            for (int t = 0; t < m; t++) {
+                double f = scale * w[w0 + t * wStep];
+                double g = scale * w[w1 + t * wStep];
+                int xt = xOff + t * stride + c;
+                DoubleVector x0 = DoubleVector.fromArray(DOUBLE, x, xt);
+                DoubleVector x1 = DoubleVector.fromArray(DOUBLE, x, xt + DL);
+                DoubleVector x2 = DoubleVector.fromArray(DOUBLE, x, xt + 2 * DL);
+                DoubleVector x3 = DoubleVector.fromArray(DOUBLE, x, xt + 3 * DL);
+                r0 = r0.add(x0.mul(f));
+                r1 = r1.add(x1.mul(f));
+                r2 = r2.add(x2.mul(f));
+                r3 = r3.add(x3.mul(f));
+                q0 = q0.add(x0.mul(g));
+                q1 = q1.add(x1.mul(g));
+                q2 = q2.add(x2.mul(g));
+                q3 = q3.add(x3.mul(g));
+            }
+            r0.intoArray(out, o + c);
+            r1.intoArray(out, o + c + DL);
+            r2.intoArray(out, o + c + 2 * DL);
+            r3.intoArray(out, o + c + 3 * DL);
+            q0.intoArray(out, o1 + c);
+            q1.intoArray(out, o1 + c + DL);
+            q2.intoArray(out, o1 + c + 2 * DL);
+            q3.intoArray(out, o1 + c + 3 * DL);
+        }
+        if (c < d) {
+            weightedSum(w, w0, wStep, x, xOff, stride, m, d, scale, out, o, c);
+            weightedSum(w, w1, wStep, x, xOff, stride, m, d, scale, out, o1, c);
+        }
+    }
+
+    /**
+     * One output row from column c0 on: out[o + c] += (scale * w[wOff + t wStep]) * x[xOff + t stride + c]
+     * for t = 0 .. m - 1 in order, c0 &lt;= c &lt; d; lanes over c, blocks of four vectors, then
+     * single vectors, the last one masked.
+     */
+    private static void weightedSum(double[] w, int wOff, int wStep, double[] x, int xOff, int stride, int m, int d,
+            double scale, double[] out, int o, int c0) {
+        int c = c0;
+        for (; c + BLOCK * DL <= d; c += BLOCK * DL) {
+            DoubleVector o0 = DoubleVector.fromArray(DOUBLE, out, o + c);
+            DoubleVector o1 = DoubleVector.fromArray(DOUBLE, out, o + c + DL);
+            DoubleVector o2 = DoubleVector.fromArray(DOUBLE, out, o + c + 2 * DL);
+            DoubleVector o3 = DoubleVector.fromArray(DOUBLE, out, o + c + 3 * DL);
+            for (int t = 0; t < m; t++) {
+                double f = scale * w[wOff + t * wStep];
+                int xt = xOff + t * stride + c;
+                o0 = o0.add(DoubleVector.fromArray(DOUBLE, x, xt).mul(f));
+                o1 = o1.add(DoubleVector.fromArray(DOUBLE, x, xt + DL).mul(f));
+                o2 = o2.add(DoubleVector.fromArray(DOUBLE, x, xt + 2 * DL).mul(f));
+                o3 = o3.add(DoubleVector.fromArray(DOUBLE, x, xt + 3 * DL).mul(f));
+            }
+            o0.intoArray(out, o + c);
+            o1.intoArray(out, o + c + DL);
+            o2.intoArray(out, o + c + 2 * DL);
+            o3.intoArray(out, o + c + 3 * DL);
+        }
+        for (; c + DL <= d; c += DL) {
+            DoubleVector acc = DoubleVector.fromArray(DOUBLE, out, o + c);
+            for (int t = 0; t < m; t++) {
+                double f = scale * w[wOff + t * wStep];
+                acc = acc.add(DoubleVector.fromArray(DOUBLE, x, xOff + t * stride + c).mul(f));
+            }
+            acc.intoArray(out, o + c);
+        }
+        if (c < d) {
+            VectorMask<Double> keep = DOUBLE.indexInRange(c, d);
+            DoubleVector acc = DoubleVector.fromArray(DOUBLE, out, o + c, keep);
+            for (int t = 0; t < m; t++) {
+                double f = scale * w[wOff + t * wStep];
+                acc = acc.add(DoubleVector.fromArray(DOUBLE, x, xOff + t * stride + c, keep).mul(f));
+            }
+            acc.intoArray(out, o + c, keep);
+        }
+    }
+
+    @Override
+    public void softmaxF64(double[] x, double[] y, int off, int n) {
+        if (DL > SUM_LANES) {
+            ScalarAttentionKernels.INSTANCE.softmaxF64(x, y, off, n);
+            return;
+        }
+        if (n == 0) {
+            return;
+        }
+        int full = DOUBLE.loopBound(n);
+        VectorMask<Double> tail = DOUBLE.indexInRange(full, n);
+        DoubleVector mv = DoubleVector.broadcast(DOUBLE, Double.NEGATIVE_INFINITY);
+        for (int k = 0; k < full; k += DL) {
+            mv = mv.max(DoubleVector.fromArray(DOUBLE, x, off + k));
+        }
+        if (full < n) {
+            mv = mv.lanewise(VectorOperators.MAX, DoubleVector.fromArray(DOUBLE, x, off + full, tail), tail);
+        }
+        // max is exact, commutative and associative (NaN, and +0 over -0, win in any order): any
+        // order of the lanes gives the scalar loop's max.
+        double[] lanes = new double[DL];
+        mv.intoArray(lanes, 0);
+        double max = Double.NEGATIVE_INFINITY;
+        for (double l : lanes) {
+            max = Math.max(max, l);
+        }
+        double[] part = new double[SUM_LANES];
+        for (int k = 0; k < full; k += DL) {
+            DoubleVector e = VectorMath.exp(DoubleVector.fromArray(DOUBLE, x, off + k).sub(max));
+            e.intoArray(y, off + k);
+            accumulate(part, k, e);
+        }
+        if (full < n) {
+            DoubleVector e = VectorMath.exp(DoubleVector.fromArray(DOUBLE, x, off + full, tail).sub(max));
+            e.intoArray(y, off + full, tail);
+            accumulate(part, full, e, tail);
+        }
+        double sum = ScalarAttentionKernels.combine(part);
+        for (int k = 0; k < full; k += DL) {
+            DoubleVector.fromArray(DOUBLE, y, off + k).div(sum).intoArray(y, off + k);
+        }
+        if (full < n) {
+            DoubleVector.fromArray(DOUBLE, y, off + full, tail).div(sum).intoArray(y, off + full, tail);
+        }
+    }
+
+    @Override
+    public void softmaxBackwardF64(double[] y, double[] g, double[] dx, int off, int n) {
+        if (DL > SUM_LANES) {
+            ScalarAttentionKernels.INSTANCE.softmaxBackwardF64(y, g, dx, off, n);
+            return;
+        }
+        int full = DOUBLE.loopBound(n);
+        VectorMask<Double> tail = DOUBLE.indexInRange(full, n);
+        double[] part = new double[SUM_LANES];
+        for (int k = 0; k < full; k += DL) {
+            accumulate(part, k, DoubleVector.fromArray(DOUBLE, g, off + k).mul(DoubleVector.fromArray(DOUBLE, y, off + k)));
+        }
+        if (full < n) {
+            DoubleVector gy = DoubleVector.fromArray(DOUBLE, g, off + full, tail)
+                    .mul(DoubleVector.fromArray(DOUBLE, y, off + full, tail));
+            accumulate(part, full, gy, tail);
+        }
+        double t = ScalarAttentionKernels.combine(part);
+        for (int k = 0; k < full; k += DL) {
+            DoubleVector.fromArray(DOUBLE, y, off + k).mul(DoubleVector.fromArray(DOUBLE, g, off + k).sub(t))
+                    .intoArray(dx, off + k);
+        }
+        if (full < n) {
+            DoubleVector.fromArray(DOUBLE, y, off + full, tail).mul(DoubleVector.fromArray(DOUBLE, g, off + full, tail)
+                    .sub(t)).intoArray(dx, off + full, tail);
+        }
+    }
+
+    /**
+     * Adds v, the terms k .. k + DL - 1 of a row, to their partial sums k mod SUM_LANES onwards (DL
+     * divides SUM_LANES and k is a multiple of DL, so they are adjacent).
+     */
+    private static void accumulate(double[] part, int k, DoubleVector v) {
+        int at = k % SUM_LANES;
+        DoubleVector.fromArray(DOUBLE, part, at).add(v).intoArray(part, at);
+    }
+
+    /** {@link #accumulate(double[], int, DoubleVector)} of the lanes {@code in} of v alone (a row's last terms). */
+    private static void accumulate(double[] part, int k, DoubleVector v, VectorMask<Double> in) {
+        int at = k % SUM_LANES;
+        DoubleVector.fromArray(DOUBLE, part, at).add(v, in).intoArray(part, at);
+    }
+}
