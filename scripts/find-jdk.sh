@@ -4,6 +4,14 @@
 # the install locations. Prints one line saying what to install when none is found.
 
 rankgrad_java_major() { # $1 = path of a java binary; prints its feature version, or nothing
+  # The JDK's release file says it without starting a JVM (each start costs 0.1-0.3 s, and the
+  # search below may look at several JDKs); a java without one (a wrapper, an old layout) is asked.
+  local release v
+  release="$(dirname "$(dirname "$(readlink -f "$1")")")/release"
+  if [ -f "$release" ]; then
+    v=$(sed -n 's/^JAVA_VERSION="\(1\.\)\{0,1\}\([0-9]*\).*/\2/p' "$release" | head -n 1)
+    [ -n "$v" ] && { echo "$v"; return; }
+  fi
   "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p' | head -n 1
 }
 

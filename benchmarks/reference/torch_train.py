@@ -37,67 +37,20 @@ read_letor, query_zscore, r4l, ndcg_at, fit.
 """
 import argparse
 import copy
-import re
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import letor_io  # noqa: E402
+from letor_io import read_letor  # noqa: E402,F401  (other scripts import it from here)
 from torch_reference import NdcgType3, describe_torch, torch  # noqa: E402  (torch_reference says what to install)
-
-
-def read_letor(path):
-    """(labels float32 [n], qids list [n], features float32 [n, d]) of a LETOR/SVMlight file with
-    qid (feature ids 1-based; missing features 0; '#' comments dropped). Dense files (every line
-    has features 1..d and a numeric qid) are parsed by numpy's C float parser; others line by line."""
-    with open(path) as f:
-        text = f.read()
-    first = text[:text.find("\n")].split()
-    d = len(first) - 2
-    lines = text.count("\n") + (0 if text.endswith("\n") else 1)
-    dense = ("#" not in text and d > 0 and first[1].startswith("qid:")
-             and [t.partition(":")[0] for t in first[2:]] == [str(i) for i in range(1, d + 1)]
-             and text.count(":") == lines * (d + 1))
-    if dense:
-        flat = np.fromstring(re.sub(r"(?<=\s)(qid|\d+):", "", text), dtype=np.float64, sep=" ")
-        if flat.size == lines * (d + 2):
-            table = flat.reshape(lines, d + 2)
-            qids = table[:, 1].astype(np.int64).astype(str).tolist()
-            return table[:, 0].astype(np.float32), qids, table[:, 2:].astype(np.float32)
-    labels, qids, ids, values = [], [], [], []
-    with open(path) as f:
-        for line in f:
-            tokens = line.split("#", 1)[0].split()
-            if not tokens:
-                continue
-            labels.append(tokens[0])
-            qids.append(tokens[1][4:])
-            pairs = [t.partition(":") for t in tokens[2:]]
-            ids.append([p[0] for p in pairs])
-            values.append([p[2] for p in pairs])
-    lengths = np.array([len(v) for v in ids])
-    cols = np.array([c for row in ids for c in row], dtype=np.int64) - 1
-    vals = np.array([v for row in values for v in row], dtype=np.float32)
-    rows = np.repeat(np.arange(len(ids)), lengths)
-    x = np.zeros((len(ids), int(cols.max()) + 1), dtype=np.float32)
-    x[rows, cols] = vals
-    return np.array(labels, dtype=np.float32), qids, x
 
 
 def by_query(labels, qids, x, features=None):
     """(x [Q, m, d], y [Q, m]) tensors; every query of the benchmark data has the same m documents."""
-    starts = [0] + [i for i in range(1, len(qids)) if qids[i] != qids[i - 1]] + [len(qids)]
-    sizes = {b - a for a, b in zip(starts, starts[1:])}
-    if len(sizes) != 1:
-        sys.exit("torch_train.py handles queries of equal size only (the demo data); got sizes " + str(sorted(sizes)[:5]))
-    m = sizes.pop()
-    d = x.shape[1] if features is None else features
-    if x.shape[1] < d:
-        x = np.pad(x, ((0, 0), (0, d - x.shape[1])))
-    q = len(starts) - 1
-    return torch.from_numpy(x[:, :d].reshape(q, m, d)), torch.from_numpy(labels.reshape(q, m))
+    x, y = letor_io.by_query(labels, qids, x, features)
+    return torch.from_numpy(x), torch.from_numpy(y)
 
 
 def query_zscore(x):
@@ -163,13 +116,25 @@ def ndcg_at(scores, y, k):
 
 
 def fit(model, opt, x, y, vx, vy, epochs, batch_queries=64, seed=1, ties="random", scale="mean",
-        shuffle=True, on_epoch=None):
+        shuffle=True, on_epoch=None, compile_mode=None):
     """Trains `model` with `opt` on (x [Q, m, d], y [Q, m]), validates NDCG@5 on (vx, vy) after each
     epoch and returns (best state_dict, rows) with one (epoch, train loss per query, validation,
     seconds) per epoch; on_epoch(row) is called as each ends. ties and scale go to NdcgType3; shuffle
-    False keeps the file's query order."""
+    False keeps the file's query order; compile_mode (default, reduce-overhead,
+    max-autotune-no-cudagraphs, ...) runs the step through torch.compile."""
     generator = torch.Generator().manual_seed(seed)
     q, m, d = x.shape
+
+    def forward(xb, yb):
+        return NdcgType3.apply(model(xb).view(yb.shape[0], m), yb, ties, scale)
+
+    step = opt.step
+    if compile_mode:
+        # The batch's forward, the loss and (through AOTAutograd) their backward in one graph, and
+        # the optimizer's update in another: what torch.compile's tutorials compile. Validation
+        # calls the module itself, eagerly.
+        forward = torch.compile(forward, mode=None if compile_mode == "default" else compile_mode, dynamic=False)
+        step = torch.compile(opt.step, mode=None if compile_mode == "default" else compile_mode, dynamic=False)
     best, best_state, rows = -1.0, None, []
     for epoch in range(1, epochs + 1):
         started = time.perf_counter()
@@ -179,10 +144,9 @@ def fit(model, opt, x, y, vx, vy, epochs, batch_queries=64, seed=1, ties="random
         for b in range(0, q, batch_queries):
             idx = order[b:b + batch_queries]
             opt.zero_grad()
-            scores = model(x[idx].reshape(-1, d)).view(len(idx), m)
-            loss = NdcgType3.apply(scores, y[idx], ties, scale)
+            loss = forward(x[idx].reshape(-1, d), y[idx])
             loss.backward()
-            opt.step()
+            step()
             total += loss.item() / (len(idx) if scale == "sum" else 1)
             batches += 1
         model.eval()
@@ -219,6 +183,8 @@ def main():
     p.add_argument("--ties", choices=["random", "stable"], default="random",
                    help="ties in the loss's exact ranks: drawn at random, or in input order")
     p.add_argument("--shuffle", choices=["yes", "no"], default="yes")
+    p.add_argument("--compile", metavar="MODE", help="torch.compile the step in this mode (default, "
+                   "reduce-overhead, max-autotune-no-cudagraphs); without it the loop runs eagerly")
     a = p.parse_args()
     if a.threads:
         torch.set_num_threads(a.threads)
@@ -236,7 +202,8 @@ def main():
     docs = x.shape[0] * x.shape[1]
     print(f"init {a.init}, decay {a.decay}, norm {a.norm}, bn momentum {a.bn_momentum} eps {a.bn_eps},"
           f" adam eps {a.adam_eps}, loss scale {a.loss_scale}, ties {a.ties}, shuffle {a.shuffle},"
-          f" lr {a.lr}, l2 {a.l2}, {a.batch_queries} queries per batch, seed {a.seed}", flush=True)
+          f" lr {a.lr}, l2 {a.l2}, {a.batch_queries} queries per batch, seed {a.seed},"
+          f" {'torch.compile mode ' + a.compile if a.compile else 'eager'}", flush=True)
     model = r4l(x.shape[2], init=a.init, bn_momentum=a.bn_momentum, bn_eps=a.bn_eps)
     opt = adam(model, a.lr, a.l2, a.decay, a.adam_eps)
 
@@ -245,7 +212,7 @@ def main():
         print(f"epoch {epoch:3d}  loss {loss:.5f}  valid ndcg@5 {valid:.4f}  {seconds:.3f}s", flush=True)
 
     best_state, rows = fit(model, opt, x, y, vx, vy, a.epochs, a.batch_queries, a.seed, a.ties, a.loss_scale,
-                           a.shuffle == "yes", show)
+                           a.shuffle == "yes", show, a.compile)
     if a.out:
         torch.save(best_state, a.out)
     if a.timings:
