@@ -106,6 +106,7 @@ final class EvalCommand implements Callable<Integer> {
             }
         }
         out.flush();
+        e.perQuery().unpersist(false);
         return 0;
     }
 

@@ -270,6 +270,8 @@ public final class RankgradRanker extends Estimator<RankgradRankingModel> implem
                 : all.filter("file = '" + DocumentRows.VALID + "'"), indicator.isEmpty() ? "training queries"
                 : "validation rows");
         int width = valid.features();
+        // The driver's pool for this fit only: the application's pool size is its own.
+        int poolBefore = Parallel.threads();
         if (getThreads() > 0) {
             Parallel.setThreads(getThreads());
         }
@@ -306,6 +308,8 @@ public final class RankgradRanker extends Estimator<RankgradRankingModel> implem
             return model.setParent(this);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            Parallel.setThreads(poolBefore);
         }
     }
 

@@ -12,13 +12,17 @@ final class LocalSpark {
     }
 
     static SparkSession start(Class<?> testClass) {
+        return builder(testClass).getOrCreate();
+    }
+
+    /** The test session's settings, for a test that adds its own. */
+    static SparkSession.Builder builder(Class<?> testClass) {
         return SparkSession.builder()
                 .master("local[2]")
                 .appName(testClass.getSimpleName())
                 .config("spark.ui.enabled", "false")
                 .config("spark.sql.shuffle.partitions", "4")
                 .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
-                .getOrCreate();
+                .config("spark.driver.bindAddress", "127.0.0.1");
     }
 }
