@@ -44,7 +44,7 @@ class SessionRestartTest {
         org.apache.spark.sql.Dataset<Row> docs = new VectorAssembler().setInputCols(LetorFixtures.columns())
                 .setOutputCol("features").transform(LetorFixtures.documentRows(spark, letor));
         RankgradRankingModel model = new RankgradRanker().setOrderCol("pos").setArchitecture("linear").setEpochs(1)
-                .setBatchQueries(4).setShards(2).fit(docs);
+                .setBatchQueries(12).setShards(2).fit(docs);
         org.apache.spark.sql.Dataset<Row> scored = model.transform(docs);
         List<String> out = new ArrayList<>();
         out.add(model.modelFile());

@@ -177,6 +177,25 @@ class SparkMainTest {
         assertTrue(Files.exists(out.resolve("_SUCCESS")));
     }
 
+    /** Regression: the main never stopped the session, which a standalone cluster's shutdown then tripped over. */
+    @Test
+    void theMainStopsTheSessionItsCommandRan() throws Exception {
+        Path data = LetorFixtures.write(dir, "stop.txt", LetorFixtures.text(4, 35));
+        Path model = dir.resolve("model-stop.json");
+        ModelFile.write(RankingModel.create("linear", LetorFixtures.FEATURES, new Normalization.None(), 4), model);
+        PrintStream old = System.out;
+        System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        try {
+            assertEquals(0, SparkMain.runAndStop("eval", "--model", model.toString(), "--data", data.toString(),
+                    "--metrics", "ndcg@5"));
+            assertTrue(spark.sparkContext().isStopped(), "the command's session is stopped");
+            assertTrue(SparkSession.getDefaultSession().isEmpty());
+        } finally {
+            System.setOut(old);
+            spark = LocalSpark.start(SparkMainTest.class);
+        }
+    }
+
     /** What SparkMain prints on stderr for {@code args}, asserting its exit status. */
     private static String stderr(int status, String... args) {
         PrintStream old = System.err;
