@@ -125,7 +125,12 @@ public final class QueryScorer implements Serializable {
         }
     }
 
-    static float[] requireScores(QueryRow q) {
+    /**
+     * The scores {@link #transform} set on {@code q}.
+     *
+     * @throws IllegalArgumentException naming the query and its file when {@code q} is not scored
+     */
+    public static float[] requireScores(QueryRow q) {
         if (q.getScores() == null) {
             throw new IllegalArgumentException("query " + q.getQid() + " of " + q.getFile() + " has no scores: score it"
                     + " first (QueryScorer.transform)");

@@ -24,13 +24,13 @@ import rankgrad.ltr.eval.DocIds;
  * query spans kilobytes), sparse features, grades 0-4 with some queries all 0, duplicate documents
  * (tied scores), {@code docid} comments, and comment-only and blank lines between queries.
  */
-final class LetorFixtures {
-    static final int FEATURES = 12;
+public final class LetorFixtures {
+    public static final int FEATURES = 12;
 
     private LetorFixtures() {
     }
 
-    static String text(int queries, long seed) {
+    public static String text(int queries, long seed) {
         Random r = new Random(seed);
         StringBuilder b = new StringBuilder("# generated for the spark tests\n");
         for (int q = 0; q < queries; q++) {
@@ -61,7 +61,7 @@ final class LetorFixtures {
         return b.toString();
     }
 
-    static Path write(Path dir, String name, String text) throws IOException {
+    public static Path write(Path dir, String name, String text) throws IOException {
         Path p = dir.resolve(name);
         Files.writeString(p, text, StandardCharsets.UTF_8);
         return p;

@@ -1,4 +1,4 @@
-package rankgrad.spark;
+package rankgrad.spark.submit;
 
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
  * {@code spark-submit}; each command gets its session with {@code SparkSession.builder().getOrCreate()}.
  *
  * <pre>
- * spark-submit --class rankgrad.spark.SparkMain rankgrad-spark-submit_2.13-VERSION.jar \
+ * spark-submit --class rankgrad.spark.submit.SparkMain rankgrad-spark-submit_2.13-VERSION.jar \
  *     eval --model model.json --data hdfs:///letor/test.txt --metrics ndcg@10,map@10
  * </pre>
  *

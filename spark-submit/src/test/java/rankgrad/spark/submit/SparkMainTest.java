@@ -1,4 +1,4 @@
-package rankgrad.spark;
+package rankgrad.spark.submit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,6 +32,8 @@ import rankgrad.ltr.metric.MetricConventions;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
 import rankgrad.ltr.model.Scorer;
+import rankgrad.spark.LetorFixtures;
+import rankgrad.spark.LocalSpark;
 
 /** The spark-submit main, in the test's local session (its getOrCreate finds it). */
 class SparkMainTest {

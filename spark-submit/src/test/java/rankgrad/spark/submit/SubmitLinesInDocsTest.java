@@ -1,4 +1,4 @@
-package rankgrad.spark;
+package rankgrad.spark.submit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

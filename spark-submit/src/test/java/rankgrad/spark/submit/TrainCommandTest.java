@@ -1,4 +1,4 @@
-package rankgrad.spark;
+package rankgrad.spark.submit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -26,6 +26,7 @@ import rankgrad.ltr.train.Trainer;
 import rankgrad.ltr.train.TrainingConfig;
 import rankgrad.ltr.train.TrainingListener;
 import rankgrad.ltr.train.TrainingResult;
+import rankgrad.spark.LocalSpark;
 
 /** {@code rankgrad-spark train}: with one shard, {@code rankgrad train}'s model and metrics.csv. */
 class TrainCommandTest {

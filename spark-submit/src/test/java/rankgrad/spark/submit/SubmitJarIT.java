@@ -1,4 +1,4 @@
-package rankgrad.spark;
+package rankgrad.spark.submit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,7 +29,7 @@ class SubmitJarIT {
             List<String> names = jar.stream().map(ZipEntry::getName).toList();
             assertEquals(List.of(), names.stream().filter(n -> n.startsWith("picocli/")).toList(), "unrelocated picocli");
             assertTrue(names.contains(SHADED + "CommandLine.class"), "relocated picocli under " + SHADED);
-            assertTrue(names.contains("rankgrad/spark/SparkMain.class"));
+            assertTrue(names.contains("rankgrad/spark/submit/SparkMain.class"));
             assertTrue(names.contains("rankgrad/spark/RankgradRanker.class"), "the library inside");
             assertEquals(List.of(), names.stream().filter(n -> n.startsWith("org/apache/spark/")
                     || n.startsWith("scala/")).limit(3).toList(), "Spark and Scala are the cluster's");
@@ -54,7 +54,7 @@ class SubmitJarIT {
 
     private static String run(String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
-                clusterClassPath(), "rankgrad.spark.SparkMain"));
+                clusterClassPath(), "rankgrad.spark.submit.SparkMain"));
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
