@@ -60,33 +60,38 @@ public final class QueryEvaluator {
         double ymax = conventions.ymax();
         Gain gain = conventions.gain();
         Dataset<Row> perQuery = scored.mapPartitions((MapPartitionsFunction<QueryRow, Row>) rows -> {
-            MetricConventions conv = new MetricConventions(ties, noRelevant, ymax, gain);
             Metric[] metricsHere = new Metric[kinds.length];
             for (int c = 0; c < kinds.length; c++) {
                 metricsHere[c] = new Metric(kinds[c], cutoffs[c]);
             }
-            List<Row> out = new ArrayList<>();
-            while (rows.hasNext()) {
-                QueryRow q = rows.next();
-                float[] s = QueryScorer.requireScores(q);
-                Object[] v = new Object[3 + metricsHere.length];
-                v[0] = q.getOrder();
-                v[1] = q.getQid();
-                v[2] = hasRelevant(q.getLabels());
-                for (int c = 0; c < metricsHere.length; c++) {
-                    try {
-                        v[3 + c] = metricsHere[c].value(s, q.getLabels(), conv);
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException(q.getFile() + ": query " + q.getQid() + ": " + e.getMessage(), e);
-                    }
-                }
-                out.add(RowFactory.create(v));
-            }
-            return out.iterator();
+            return values(rows, metricsHere, new MetricConventions(ties, noRelevant, ymax, gain));
         }, Encoders.row(schema)).persist(StorageLevel.MEMORY_AND_DISK());
         // Cached before the sort: its sampling job and its shuffle (and a caller's second pass, the
         // per-query listing) would otherwise each read and score the input again.
         return new SparkEvaluation(means(perQuery, list, conventions), perQuery);
+    }
+
+    /**
+     * The per-query rows (order, qid, has a relevant document, one value per metric) of scored
+     * rows, one at a time as they are asked for: a task holds the query it evaluates, never its
+     * partition a second time.
+     */
+    static Iterator<Row> values(Iterator<QueryRow> rows, Metric[] metrics, MetricConventions conv) {
+        return Streamed.map(rows, q -> {
+            float[] s = QueryScorer.requireScores(q);
+            Object[] v = new Object[3 + metrics.length];
+            v[0] = q.getOrder();
+            v[1] = q.getQid();
+            v[2] = hasRelevant(q.getLabels());
+            for (int c = 0; c < metrics.length; c++) {
+                try {
+                    v[3 + c] = metrics[c].value(s, q.getLabels(), conv);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(q.getFile() + ": query " + q.getQid() + ": " + e.getMessage(), e);
+                }
+            }
+            return RowFactory.create(v);
+        });
     }
 
     /** Sums the per-query values in query order, as {@code Metric.evaluate} sums them. */

@@ -2,9 +2,11 @@ package rankgrad.spark;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.UUID;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Dataset;
@@ -76,15 +78,19 @@ public final class QueryScorer implements Serializable {
         String k = key;
         return queries.mapPartitions((MapPartitionsFunction<QueryRow, QueryRow>) rows -> {
             TaskThreads.limit();
-            Scorer scorer = ExecutorScorers.of(k, m);
-            List<QueryRow> out = new ArrayList<>();
-            while (rows.hasNext()) {
-                QueryRow q = rows.next();
-                q.setScores(score(scorer, q));
-                out.add(q);
-            }
-            return out.iterator();
+            return scoring(ExecutorScorers.of(k, m), rows);
         }, QueryFrames.encoder());
+    }
+
+    /**
+     * The partition's rows scored one at a time as they are asked for: a task holds the query it
+     * scores, never its partition a second time.
+     */
+    static Iterator<QueryRow> scoring(Scorer scorer, Iterator<QueryRow> rows) {
+        return Streamed.map(rows, q -> {
+            q.setScores(score(scorer, q));
+            return q;
+        });
     }
 
     /**
@@ -92,16 +98,14 @@ public final class QueryScorer implements Serializable {
      * descending, ties in input order, as {@code predict} writes them).
      */
     public static Dataset<DocumentScore> documents(Dataset<QueryRow> scored) {
-        return scored.mapPartitions((MapPartitionsFunction<QueryRow, DocumentScore>) rows -> {
-            List<DocumentScore> out = new ArrayList<>();
-            while (rows.hasNext()) {
-                QueryRow q = rows.next();
-                float[] s = requireScores(q);
-                int[] order = Ranking.order(s, 0, s.length, null);
-                for (int r = 0; r < order.length; r++) {
-                    int i = order[r];
-                    out.add(new DocumentScore(q.getOrder(), q.getQid(), q.getDocIds()[i], i, r + 1, s[i], q.getLabels()[i]));
-                }
+        // One query's documents at a time: Spark pulls the next query when these are written.
+        return scored.flatMap((FlatMapFunction<QueryRow, DocumentScore>) q -> {
+            float[] s = requireScores(q);
+            int[] order = Ranking.order(s, 0, s.length, null);
+            List<DocumentScore> out = new ArrayList<>(order.length);
+            for (int r = 0; r < order.length; r++) {
+                int i = order[r];
+                out.add(new DocumentScore(q.getOrder(), q.getQid(), q.getDocIds()[i], i, r + 1, s[i], q.getLabels()[i]));
             }
             return out.iterator();
         }, Encoders.bean(DocumentScore.class));
@@ -121,7 +125,12 @@ public final class QueryScorer implements Serializable {
         }
     }
 
-    static float[] requireScores(QueryRow q) {
+    /**
+     * The scores {@link #transform} set on {@code q}.
+     *
+     * @throws IllegalArgumentException naming the query and its file when {@code q} is not scored
+     */
+    public static float[] requireScores(QueryRow q) {
         if (q.getScores() == null) {
             throw new IllegalArgumentException("query " + q.getQid() + " of " + q.getFile() + " has no scores: score it"
                     + " first (QueryScorer.transform)");

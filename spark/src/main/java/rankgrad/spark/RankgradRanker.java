@@ -16,6 +16,7 @@ import org.apache.spark.ml.util.DefaultParamsWritable;
 import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
@@ -263,17 +264,23 @@ public final class RankgradRanker extends Estimator<RankgradRankingModel> implem
         TrainingConfig config = config();
         SparkSession spark = dataset.sparkSession();
         String indicator = getValidationIndicatorCol();
+        // Gathered into queries once, on the executors' disks: the validation set's collect, the
+        // training set's count, its ordering and layout (and each member of an ensemble) would each
+        // read the input and shuffle every document again. Disk only: the trainer caches the
+        // normalized training set in memory, and this must not double it.
         Dataset<QueryRow> all = DocumentRows.queries(dataset, getGroupCol(), getOrderCol(), getFeaturesCol(),
-                getLabelCol(), null, indicator.isEmpty() ? null : indicator);
-        Dataset<QueryRow> train = indicator.isEmpty() ? all : all.filter("file = '" + DocumentRows.TRAIN + "'");
-        rankgrad.ltr.data.Dataset valid = SparkTrainer.collect(indicator.isEmpty() ? all
-                : all.filter("file = '" + DocumentRows.VALID + "'"), indicator.isEmpty() ? "training queries"
-                : "validation rows");
-        int width = valid.features();
-        if (getThreads() > 0) {
-            Parallel.setThreads(getThreads());
-        }
+                getLabelCol(), null, indicator.isEmpty() ? null : indicator).persist(StorageLevel.DISK_ONLY());
+        // The driver's pool for this fit only: the application's pool size is its own.
+        int poolBefore = Parallel.threads();
         try {
+            Dataset<QueryRow> train = indicator.isEmpty() ? all : all.filter("file = '" + DocumentRows.TRAIN + "'");
+            rankgrad.ltr.data.Dataset valid = SparkTrainer.collect(indicator.isEmpty() ? all
+                    : all.filter("file = '" + DocumentRows.VALID + "'"), indicator.isEmpty() ? "training queries"
+                    : "validation rows");
+            int width = valid.features();
+            if (getThreads() > 0) {
+                Parallel.setThreads(getThreads());
+            }
             Normalization norm = switch (getNormalization()) {
                 case "standardize" -> GlobalStandardization.fit(train, width);
                 case "none" -> new Normalization.None();
@@ -306,6 +313,9 @@ public final class RankgradRanker extends Estimator<RankgradRankingModel> implem
             return model.setParent(this);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            Parallel.setThreads(poolBefore);
+            all.unpersist(false);
         }
     }
 

@@ -17,8 +17,10 @@ import rankgrad.ltr.eval.DocIds;
 /**
  * The second pass: reads one region of whole queries with rankgrad's own {@link LetorReader}, so
  * that every rule and every message is the reader's; only the file name and the line numbers are
- * put back to those of the whole file. The region's bytes are copied to a local temporary file
- * first (the reader reads local files; the copy costs one sequential write of at most a split).
+ * put back to those of the whole file. The region's bytes are copied to a temporary file first
+ * (the reader reads local files; the copy costs one sequential write of at most a split), in the
+ * executor's local directories ({@link TaskFiles}), deleted as soon as the region is read and in
+ * any case when the task ends.
  */
 final class RegionReader {
     private RegionReader() {
@@ -33,7 +35,7 @@ final class RegionReader {
     static List<QueryRow> read(QueryRegion region, HadoopConf conf, int width, LetorOptions options, boolean dropWider,
             String docIdKey) throws IOException {
         FileChunk chunk = region.chunk();
-        java.nio.file.Path tmp = Files.createTempFile("rankgrad-region-", ".txt");
+        java.nio.file.Path tmp = TaskFiles.create("rankgrad-region-", ".txt");
         try {
             Path path = new Path(chunk.uri());
             FileSystem fs = path.getFileSystem(conf.toConfiguration());

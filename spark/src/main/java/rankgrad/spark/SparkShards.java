@@ -92,17 +92,15 @@ final class SparkShards implements StepGradient, AutoCloseable {
         String key = UUID.randomUUID().toString();
         JavaRDD<TrainQuery> base = train.orderBy("order").toJavaRDD().zipWithIndex().mapPartitions(rows -> {
             RankingModel m = ExecutorModels.of(key, json);
-            List<TrainQuery> out = new ArrayList<>();
-            while (rows.hasNext()) {
-                Tuple2<QueryRow, Long> t = rows.next();
+            // One query at a time into the cache, never the partition twice (raw and normalized).
+            return Streamed.map(rows, t -> {
                 QueryRow r = t._1();
                 Query raw = new Query(r.getQid(), r.getWidth(), r.getFeatures(), r.getLabels());
                 Query normalized = m.normalize(new rankgrad.ltr.data.Dataset(r.getFile(), r.getWidth(), List.of(raw)))
                         .queries().get(0);
-                out.add(new TrainQuery(Math.toIntExact(t._2()), r.getQid(), normalized.features(), normalized.x(),
-                        r.getLabels(), TrainQuery.digest(r.getQid(), r.getLabels(), r.getFeatures())));
-            }
-            return out.iterator();
+                return new TrainQuery(Math.toIntExact(t._2()), r.getQid(), normalized.features(), normalized.x(),
+                        r.getLabels(), TrainQuery.digest(r.getQid(), r.getLabels(), r.getFeatures()));
+            });
         }).persist(StorageLevel.MEMORY_AND_DISK());
         long[] sums = base.map(q -> new long[] {1, q.labels().length, q.digest() * 0x9E3779B97F4A7C15L + q.index(),
                 q.width()}).reduce((a, b) -> new long[] {a[0] + b[0], a[1] + b[1], a[2] + b[2], Math.max(a[3], b[3])});

@@ -9,6 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.zip.GZIPOutputStream;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
 import rankgrad.ltr.letor.LetorOptions;
 import rankgrad.ltr.letor.LetorReader;
 import rankgrad.ltr.eval.DocIds;
@@ -18,13 +24,13 @@ import rankgrad.ltr.eval.DocIds;
  * query spans kilobytes), sparse features, grades 0-4 with some queries all 0, duplicate documents
  * (tied scores), {@code docid} comments, and comment-only and blank lines between queries.
  */
-final class LetorFixtures {
-    static final int FEATURES = 12;
+public final class LetorFixtures {
+    public static final int FEATURES = 12;
 
     private LetorFixtures() {
     }
 
-    static String text(int queries, long seed) {
+    public static String text(int queries, long seed) {
         Random r = new Random(seed);
         StringBuilder b = new StringBuilder("# generated for the spark tests\n");
         for (int q = 0; q < queries; q++) {
@@ -55,7 +61,7 @@ final class LetorFixtures {
         return b.toString();
     }
 
-    static Path write(Path dir, String name, String text) throws IOException {
+    public static Path write(Path dir, String name, String text) throws IOException {
         Path p = dir.resolve(name);
         Files.writeString(p, text, StandardCharsets.UTF_8);
         return p;
@@ -76,5 +82,42 @@ final class LetorFixtures {
         LetorReader.streamWithComments(file, width, LetorOptions.DEFAULT, dropWider, (q, comments) -> out.add(
                 new QueryRow(file.toString(), out.size(), q.qid(), q.labels(), q.x(), width, ids.names(file, q.qid(), comments))));
         return out;
+    }
+
+    /** The feature columns of {@link #documentRows}: f1 .. f{@value #FEATURES}. */
+    static String[] columns() {
+        String[] c = new String[FEATURES];
+        for (int f = 0; f < FEATURES; f++) {
+            c[f] = "f" + (f + 1);
+        }
+        return c;
+    }
+
+    /**
+     * The file's documents as one row per document, as one JVM reads them: qid, label, f1 ..
+     * f{@value #FEATURES} (doubles holding the float32 values) and pos (the document's place in the file).
+     */
+    static Dataset<Row> documentRows(SparkSession spark, Path file) throws IOException {
+        List<StructField> fields = new ArrayList<>(List.of(DataTypes.createStructField("qid", DataTypes.StringType, false),
+                DataTypes.createStructField("label", DataTypes.DoubleType, false)));
+        for (String c : columns()) {
+            fields.add(DataTypes.createStructField(c, DataTypes.DoubleType, false));
+        }
+        fields.add(DataTypes.createStructField("pos", DataTypes.LongType, false));
+        List<Row> rows = new ArrayList<>();
+        long pos = 0;
+        for (QueryRow q : readInOneJvm(file, FEATURES, false)) {
+            for (int d = 0; d < q.getLabels().length; d++) {
+                Object[] v = new Object[fields.size()];
+                v[0] = q.getQid();
+                v[1] = (double) q.getLabels()[d];
+                for (int f = 0; f < FEATURES; f++) {
+                    v[2 + f] = (double) q.getFeatures()[d * FEATURES + f];
+                }
+                v[2 + FEATURES] = pos++;
+                rows.add(RowFactory.create(v));
+            }
+        }
+        return spark.createDataFrame(rows, DataTypes.createStructType(fields));
     }
 }

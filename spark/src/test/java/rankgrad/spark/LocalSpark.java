@@ -7,18 +7,22 @@ import org.apache.spark.sql.SparkSession;
  * parallel), no UI, few shuffle partitions (the default 200 would make every small shuffle slow).
  * Each test class opens one in {@code @BeforeAll} and stops it in {@code @AfterAll}.
  */
-final class LocalSpark {
+public final class LocalSpark {
     private LocalSpark() {
     }
 
-    static SparkSession start(Class<?> testClass) {
+    public static SparkSession start(Class<?> testClass) {
+        return builder(testClass).getOrCreate();
+    }
+
+    /** The test session's settings, for a test that adds its own. */
+    public static SparkSession.Builder builder(Class<?> testClass) {
         return SparkSession.builder()
                 .master("local[2]")
                 .appName(testClass.getSimpleName())
                 .config("spark.ui.enabled", "false")
                 .config("spark.sql.shuffle.partitions", "4")
                 .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
-                .getOrCreate();
+                .config("spark.driver.bindAddress", "127.0.0.1");
     }
 }

@@ -31,12 +31,15 @@ import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.tuning.CrossValidator;
 import org.apache.spark.ml.tuning.CrossValidatorModel;
 import org.apache.spark.ml.tuning.ParamGridBuilder;
+import org.apache.spark.api.java.function.MapFunction;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.LongAccumulator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -121,7 +124,7 @@ class RankgradRankerTest {
 
     private static RankgradRanker ranker() {
         return new RankgradRanker().setGroupCol("qid").setOrderCol("pos").setValidationIndicatorCol("isValid")
-                .setArchitecture("R4.L").setEpochs(2).setBatchQueries(16).setLearningRate(5e-3).setSeed(3);
+                .setArchitecture("R4.L").setEpochs(1).setBatchQueries(16).setLearningRate(5e-3).setSeed(3);
     }
 
     private static String cli(String... args) {
@@ -238,6 +241,22 @@ class RankgradRankerTest {
         String e = dir.resolve("evaluator").toUri().toString();
         evaluator.write().save(e);
         assertEquals("ndcg@5", RankingEvaluator.load(e).metric().toString());
+    }
+
+    /** Regression: the validation collect, the count, the ordering and the layout each re-read and re-grouped the input. */
+    @Test
+    void fitGathersTheInputIntoQueriesOnce() throws IOException {
+        org.apache.spark.sql.Dataset<Row> docs = new VectorAssembler().setInputCols(FEATURES).setOutputCol("features")
+                .transform(documents(CubicData.create(WIDTH, 5).sample("docs", 12, 5, 1)));
+        LongAccumulator read = spark.sparkContext().longAccumulator("documents read");
+        org.apache.spark.sql.Dataset<Row> counted = docs.map((MapFunction<Row, Row>) r -> {
+            read.add(1);
+            return r;
+        }, Encoders.row(docs.schema()));
+        RankgradRankingModel model = ranker().setArchitecture("linear").setEpochs(1).fit(counted);
+        assertTrue(model.modelFile().contains("\"linear\""), "a model was trained");
+        assertEquals(docs.count(), read.value());
+        assertEquals(0, spark.sparkContext().getPersistentRDDs().size(), "the gathered queries are unpersisted");
     }
 
     @Test

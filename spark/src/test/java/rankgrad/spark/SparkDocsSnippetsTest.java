@@ -9,17 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
-import rankgrad.cli.DocPages;
 import rankgrad.cli.JavaSnippet;
-import rankgrad.cli.MarkdownPage;
-import rankgrad.cli.ShellCommand;
 import rankgrad.cli.SnippetCompiler;
 
 /**
  * The documentation's Spark snippets, which the cli module's DocsSnippetsTest leaves to this
- * module (Spark is on this class path only): java blocks that import Spark compile, and every
- * {@code spark-submit} line of {@link SparkMain} parses against its command spec.
+ * module (Spark is on this class path only): java blocks that import Spark compile. The
+ * {@code spark-submit} lines are spark-submit's module's ({@code SubmitLinesInDocsTest}).
  */
 class SparkDocsSnippetsTest {
     @TempDir
@@ -33,35 +29,5 @@ class SparkDocsSnippetsTest {
         assertEquals(List.of(), failures);
         // docs/spark.md: the Pipeline API, scoring and evaluation, and distributed training.
         assertTrue(compiled >= 3, "only " + compiled + " Spark snippets found");
-    }
-
-    @Test
-    void everySparkSubmitLineParses() {
-        List<String> failures = new ArrayList<>();
-        int parsed = 0;
-        for (MarkdownPage page : DocPages.all()) {
-            for (MarkdownPage.CodeBlock b : page.codeBlocks()) {
-                if (!ShellCommand.holdsCommands(b.language())) {
-                    continue;
-                }
-                for (ShellCommand c : ShellCommand.of(b)) {
-                    List<String> w = c.words();
-                    if (!w.contains(SparkMain.class.getName())) {
-                        continue;
-                    }
-                    // spark-submit [options] JAR [arguments of the main class]
-                    int jar = w.indexOf(w.stream().filter(x -> x.endsWith(".jar")).findFirst().orElseThrow());
-                    try {
-                        new CommandLine(new SparkMain()).parseArgs(w.subList(jar + 1, w.size()).toArray(String[]::new));
-                    } catch (CommandLine.ParameterException e) {
-                        failures.add(c.where() + ": " + e.getMessage());
-                    }
-                    parsed++;
-                }
-            }
-        }
-        assertEquals(List.of(), failures);
-        // score, eval and train in docs/spark.md
-        assertTrue(parsed >= 3, "only " + parsed + " spark-submit lines found");
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,13 +16,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rankgrad.autodiff.Tensor;
-import rankgrad.cli.MetricsCsv;
 import rankgrad.nn.Activation;
 import rankgrad.nn.Mlp;
 import rankgrad.ltr.data.CubicData;
 import rankgrad.ltr.data.Dataset;
-import rankgrad.ltr.letor.LetorReader;
-import rankgrad.ltr.letor.LetorWriter;
 import rankgrad.ltr.data.Normalization;
 import rankgrad.ltr.data.Query;
 import rankgrad.ltr.loss.Losses;
@@ -147,29 +143,6 @@ class SparkTrainerTest {
         SparkTrainer.of(config(), 2, 1).fit(spark, straight, "ranknet", frame(TRAIN, 1), VALID, null,
                 TrainingListener.none());
         assertSameState(straight, resumed);
-    }
-
-    @Test
-    void theTrainCommandWithOneShardTrainsWhatTrainerFitTrains() throws IOException {
-        Path tr = dir.resolve("train.txt");
-        Path va = dir.resolve("vali.txt");
-        LetorWriter.write(TRAIN, tr);
-        LetorWriter.write(VALID, va);
-        Path te = dir.resolve("test.txt");
-        LetorWriter.write(GEN.sample("test", 10, 12, 3), te);
-        int status = SparkMain.run("train", "--train", tr.toString(), "--valid", va.toString(),
-                "--model", "linear", "--loss", "lambdarank", "--epochs", "2", "--batch-queries", "12", "--lr", "0.005",
-                "--seed", "3", "--partitions", "2", "--test", te.toString(), "--out", dir.resolve("out").toString());
-        assertEquals(0, status);
-        RankingModel local = RankingModel.create("linear", 10, new Normalization.QueryZScore(), 3);
-        TrainingConfig c = TrainingConfig.defaults().withEpochs(2).withBatchQueries(12).withLearningRate(0.005).withSeed(3);
-        TrainingResult r = Trainer.of(c).fit(local, Losses.parse("lambdarank", 3), LetorReader.read(tr),
-                LetorReader.read(va), LetorReader.read(te), TrainingListener.none());
-        assertSameState(local, ModelFile.read(dir.resolve("out/model.json")));
-        // The test set is reported: metrics.csv is rankgrad train's, its test column included.
-        String csv = Files.readString(dir.resolve("out/metrics.csv"));
-        assertEquals(MetricsCsv.of(r.history(), "ndcg@5", true), csv);
-        assertTrue(csv.startsWith("epoch,train_loss,valid_ndcg@5,test_ndcg@5,best\n"), csv);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package rankgrad.spark;
+package rankgrad.spark.submit;
 
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
  * {@code spark-submit}; each command gets its session with {@code SparkSession.builder().getOrCreate()}.
  *
  * <pre>
- * spark-submit --class rankgrad.spark.SparkMain rankgrad-spark_2.13-VERSION-submit.jar \
+ * spark-submit --class rankgrad.spark.submit.SparkMain rankgrad-spark-submit_2.13-VERSION.jar \
  *     eval --model model.json --data hdfs:///letor/test.txt --metrics ndcg@10,map@10
  * </pre>
  *
@@ -38,12 +38,23 @@ public final class SparkMain implements Callable<Integer> {
      * System.exit}).
      */
     public static void main(String[] args) {
-        int status = run(args);
-        SparkSession.getDefaultSession().foreach(s -> {
-            s.stop();
-            return null;
-        });
-        System.exit(status);
+        System.exit(runAndStop(args));
+    }
+
+    /**
+     * {@link #run}, then stops the session its command opened (the default session), whatever the
+     * outcome: without it, {@code spark-submit} on a standalone cluster ends every run with the
+     * worker failing to launch an executor during the JVM's shutdown.
+     */
+    static int runAndStop(String... args) {
+        try {
+            return run(args);
+        } finally {
+            SparkSession.getDefaultSession().foreach(s -> {
+                s.stop();
+                return null;
+            });
+        }
     }
 
     /** Runs the command line and returns its status (for tests and embedding). */

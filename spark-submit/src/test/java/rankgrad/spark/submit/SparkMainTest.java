@@ -1,4 +1,4 @@
-package rankgrad.spark;
+package rankgrad.spark.submit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,6 +32,8 @@ import rankgrad.ltr.metric.MetricConventions;
 import rankgrad.ltr.model.ModelFile;
 import rankgrad.ltr.model.RankingModel;
 import rankgrad.ltr.model.Scorer;
+import rankgrad.spark.LetorFixtures;
+import rankgrad.spark.LocalSpark;
 
 /** The spark-submit main, in the test's local session (its getOrCreate finds it). */
 class SparkMainTest {
@@ -175,6 +177,25 @@ class SparkMainTest {
         // A folder with output stays: the rerun over it fails and leaves it as it was.
         stderr(1, "score", "--model", model.toString(), "--data", data.toString(), "--out", out.toString());
         assertTrue(Files.exists(out.resolve("_SUCCESS")));
+    }
+
+    /** Regression: the main never stopped the session, which a standalone cluster's shutdown then tripped over. */
+    @Test
+    void theMainStopsTheSessionItsCommandRan() throws Exception {
+        Path data = LetorFixtures.write(dir, "stop.txt", LetorFixtures.text(4, 35));
+        Path model = dir.resolve("model-stop.json");
+        ModelFile.write(RankingModel.create("linear", LetorFixtures.FEATURES, new Normalization.None(), 4), model);
+        PrintStream old = System.out;
+        System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        try {
+            assertEquals(0, SparkMain.runAndStop("eval", "--model", model.toString(), "--data", data.toString(),
+                    "--metrics", "ndcg@5"));
+            assertTrue(spark.sparkContext().isStopped(), "the command's session is stopped");
+            assertTrue(SparkSession.getDefaultSession().isEmpty());
+        } finally {
+            System.setOut(old);
+            spark = LocalSpark.start(SparkMainTest.class);
+        }
     }
 
     /** What SparkMain prints on stderr for {@code args}, asserting its exit status. */

@@ -1,4 +1,4 @@
-package rankgrad.spark;
+package rankgrad.spark.submit;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -22,6 +22,12 @@ import rankgrad.ltr.metric.MetricResult;
 import rankgrad.ltr.metric.NoRelevantPolicy;
 import rankgrad.ltr.metric.Ties;
 import rankgrad.ltr.model.ModelFile;
+import rankgrad.spark.LetorInput;
+import rankgrad.spark.QueryEvaluator;
+import rankgrad.spark.QueryFrames;
+import rankgrad.spark.QueryRow;
+import rankgrad.spark.QueryScorer;
+import rankgrad.spark.SparkEvaluation;
 
 /**
  * {@code eval}: {@code rankgrad eval --model} on Spark, the same numbers: exact metrics of a
@@ -106,6 +112,7 @@ final class EvalCommand implements Callable<Integer> {
             }
         }
         out.flush();
+        e.perQuery().unpersist(false);
         return 0;
     }
 

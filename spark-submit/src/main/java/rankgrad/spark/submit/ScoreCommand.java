@@ -1,4 +1,4 @@
-package rankgrad.spark;
+package rankgrad.spark.submit;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -18,6 +18,10 @@ import picocli.CommandLine.Option;
 import rankgrad.cli.RunFormatOptions;
 import rankgrad.ltr.Ranking;
 import rankgrad.ltr.model.ModelFile;
+import rankgrad.spark.LetorInput;
+import rankgrad.spark.QueryFrames;
+import rankgrad.spark.QueryRow;
+import rankgrad.spark.QueryScorer;
 
 /**
  * {@code score}: {@code rankgrad predict} on Spark. Writes {@code --out} as a folder of part files

@@ -1,4 +1,4 @@
-package rankgrad.spark;
+package rankgrad.spark.submit;
 
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -22,6 +22,11 @@ import rankgrad.ltr.train.EpochResult;
 import rankgrad.ltr.train.TrainingConfig;
 import rankgrad.ltr.train.TrainingListener;
 import rankgrad.ltr.train.TrainingResult;
+import rankgrad.spark.GlobalStandardization;
+import rankgrad.spark.LetorInput;
+import rankgrad.spark.QueryFrames;
+import rankgrad.spark.QueryRow;
+import rankgrad.spark.SparkTrainer;
 
 /**
  * {@code train}: {@code rankgrad train} with its gradients computed on Spark ({@link SparkTrainer}),
