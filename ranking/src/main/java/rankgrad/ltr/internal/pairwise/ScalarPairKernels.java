@@ -191,7 +191,7 @@ public final class ScalarPairKernels implements PairKernels {
                 float w = Math.abs(gain[k] - gain[j]) * Math.abs(disc[k] - disc[j]);
                 float d = s[k] - s[j];
                 if (scoreDistance) {
-                    w = w / (0.01f + Math.abs(d));
+                    w = w / ((float) PairTruncation.SCORE_DISTANCE_OFFSET + Math.abs(d));
                 }
                 float z = sigma * d;
                 if (y[k] > y[j]) {

@@ -4,6 +4,7 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
+import rankgrad.ltr.pairwise.PairTruncation;
 import rankgrad.simd.internal.VectorMath;
 import rankgrad.simd.internal.VectorSupport;
 
@@ -107,7 +108,7 @@ final class VectorLogisticKernels {
                 FloatVector w = gk.sub(gain[j]).abs().mul(dk.sub(disc[j]).abs());
                 FloatVector d = sk.sub(s[j]);
                 if (scoreDistance) {
-                    w = w.div(d.abs().add(0.01f));
+                    w = w.div(d.abs().add((float) PairTruncation.SCORE_DISTANCE_OFFSET));
                 }
                 FloatVector v = d.mul(sigma).lanewise(VectorOperators.NEG, lead);
                 FloatVector e = VectorMath.exp(v.abs().neg());
