@@ -13,8 +13,8 @@ package rankgrad.cli;
  * planned epochs) and the next rung keeps eta times the epochs only if the remaining rungs fit in
  * the time left at that rate; otherwise it gets the most epochs that fit (at least 1). So a slow
  * network or a loaded machine shortens the later rungs instead of overrunning the budget, while
- * the choice depends on the timings: {@code tune} prints the budget in passes, and
- * {@code --budget-passes} with that number repeats a choice exactly.
+ * the choice depends on the timings: {@code tune} prints the plan it ran ({@link TunePlan}) and keeps
+ * it, so that {@code --plan} or the same command on the same machine repeats the choice exactly.
  */
 final class TuneClock {
     /** Share of the budget (at the prior rate) that the measuring run aims at. */

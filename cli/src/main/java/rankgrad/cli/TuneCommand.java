@@ -22,6 +22,7 @@ import rankgrad.ltr.letor.LetorReader;
 import rankgrad.ltr.metric.Metric;
 import rankgrad.ltr.metric.MetricConventions;
 import rankgrad.ltr.model.ModelFile;
+import rankgrad.ltr.train.RunFingerprint;
 
 /**
  * {@code rankgrad tune}: chooses a recipe (network, loss, normalization, transform, learning
@@ -37,7 +38,8 @@ import rankgrad.ltr.model.ModelFile;
  * as its ensemble or as its first seed's model, whichever validates better. e0 is the largest whole
  * number of epochs that keeps the total within the budget; with {@code --budget TIME} the budget is
  * converted at a rate measured while tuning and the later rungs are shortened when they would not
- * fit in the time left ({@link TuneClock}). Every trial is a {@code rankgrad train}
+ * fit in the time left ({@link TuneClock}); the plan that ran is kept and replayed by the same
+ * command ({@link TunePlans}), so that two runs choose the same winner. Every trial is a {@code rankgrad train}
  * run in this JVM with the recipe's options, so the printed command reproduces the winner; the
  * test file, when given, is scored only after the choice and never used for it.
  */
@@ -46,7 +48,8 @@ import rankgrad.ltr.model.ModelFile;
             + " leaderboard and the train command that reproduces it.",
             "The budget counts training document passes, so the same seed and budget choose the same winner on any"
                 + " machine with --budget-passes; --budget converts a time at a rate measured while tuning (a short"
-                + " run of the first recipe, then every rung), shortening later rungs to end within the time."})
+                + " run of the first recipe, then every rung), shortening later rungs to end within the time, and"
+                + " keeps the plan it ran: the same command again replays it, --plan replays it anywhere."})
 final class TuneCommand implements Callable<Integer> {
     /** Halving rate (Jamieson and Talwalkar's eta). */
     static final int ETA = 3;
@@ -79,6 +82,14 @@ final class TuneCommand implements Callable<Integer> {
     @Option(names = "--budget-passes", paramLabel = "N", description = "exact budget in training document passes"
             + " (instead of --budget)")
     Long budgetPasses;
+
+    @Option(names = "--plan", paramLabel = "R:E0,E1,...", description = "exact plan instead of a budget: R recipes,"
+            + " rung r trained for Er epochs (as printed by a --budget run), e.g. 9:5,15")
+    String plan;
+
+    @Option(names = "--recalibrate", description = "with --budget: measure this machine's rate again instead of"
+            + " replaying the plan kept from the same command's last run")
+    boolean recalibrate;
 
     @Option(names = "--candidates", defaultValue = "9", description = "recipes in the first rung (>= 3)")
     int candidates;
@@ -128,16 +139,39 @@ final class TuneCommand implements Callable<Integer> {
         if (budgetPasses != null && budgetPasses < 1) {
             throw bad("--budget-passes must be >= 1, got " + budgetPasses);
         }
+        TunePlan given;
+        try {
+            given = plan == null ? null : TunePlan.parse(plan);
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
+        }
+        if (given != null && budgetPasses != null) {
+            throw bad("give --plan or --budget-passes, not both");
+        }
+        if (given != null) {
+            clock = null;
+        }
         out = OutputFolder.check(spec.commandLine(), "--out", out);
         PrintWriter o = spec.commandLine().getOut();
         double reading = clock == null ? 0 : clock.elapsed();
         Dataset tr = LetorReader.read(data != null ? data : train);
         reading = clock == null ? 0 : clock.elapsed() - reading;
-        List<Integer> sizes = rungSizes(candidates);
-        List<TuneRecipe> alive = TuneRecipe.candidates(candidates, new Random(seed));
+        List<String> key = clock == null ? null : planKey(tr);
+        TunePlans plans = TunePlans.standard();
+        if (key != null && !recalibrate) {
+            given = plans.read(key).orElse(null);
+            if (given != null) {
+                o.printf(Locale.ROOT, "tune: budget %s: replaying plan %s, kept from this command's last run on this"
+                        + " machine and data (%s; --recalibrate measures again)%n", budget, given.text(), plans.file(key));
+            }
+        }
+        List<Integer> sizes = rungSizes(given != null ? given.recipes() : candidates);
+        List<TuneRecipe> alive = TuneRecipe.candidates(sizes.get(0), new Random(seed));
         long trained = 0;
         TuneBudget b;
-        if (clock == null) {
+        if (given != null) {
+            b = null;
+        } else if (clock == null) {
             b = new TuneBudget(budgetPasses);
         } else {
             int probe = TuneClock.probeEpochs(clock.budgetSeconds(), tr.documents());
@@ -167,21 +201,23 @@ final class TuneCommand implements Callable<Integer> {
             }
             b = new TuneBudget(rate.passesIn(clock.left(), trials(sizes)));
             o.printf(Locale.ROOT, "tune: budget %s: %d epochs of the first recipe took %.1f s: %.0f document passes per"
-                    + " second after the first epoch, %.1f s to read the data per trial; %d passes left for %d trials"
-                    + " (--budget-passes %d repeats this plan, not a shortening of later rungs)%n", budget, probe,
-                    clock.elapsed() - before, rate.passesPerSecond(), rate.trialSeconds(), b.passes(), trials(sizes),
-                    b.passes());
+                    + " second after the first epoch, %.1f s to read the data per trial; %d passes left for %d trials%n",
+                    budget, probe, clock.elapsed() - before, rate.passesPerSecond(), rate.trialSeconds(), b.passes(),
+                    trials(sizes));
         }
-        int e0 = b.firstRungEpochs(1, passesPerEpoch(sizes, tr.documents()));
-        o.printf(Locale.ROOT, "tune: %d training queries (%d documents); budget %d document passes; successive halving"
+        int e0 = given != null ? given.epochs().get(0) : b.firstRungEpochs(1, passesPerEpoch(sizes, tr.documents()));
+        o.printf(Locale.ROOT, "tune: %d training queries (%d documents); %s; successive halving"
                 + " (eta %d) over %d recipes: rungs of %s recipes, %d epoch(s) in rung 0, the last rung as ensembles of %d"
-                + " seeds; selecting on valid %s%s%n", tr.size(), tr.documents(), b.passes(), ETA, sizes.get(0), sizes, e0,
+                + " seeds; selecting on valid %s%s%n", tr.size(), tr.documents(), given != null ? "plan " + given.text()
+                : "budget " + b.passes() + " document passes", ETA, sizes.get(0), sizes, e0,
                 seeds(), selection, folds == null ? "" : " over the held-out parts of " + folds + " folds");
         List<Trial> all = new ArrayList<>();
         int epochs = e0;
+        List<Integer> ran = new ArrayList<>();
         List<Trial> rung = List.of();
         for (int r = 0; r < sizes.size(); r++) {
             boolean last = r == sizes.size() - 1;
+            ran.add(epochs);
             rung = new ArrayList<>();
             for (int i = 0; i < alive.size(); i++) {
                 Trial t = trial(r, i, alive.get(i), epochs, last ? seeds() : 1, selection);
@@ -196,8 +232,8 @@ final class TuneCommand implements Callable<Integer> {
                 List<Trial> ranked = new ArrayList<>(rung);
                 ranked.sort(Comparator.comparingDouble(Trial::mean).reversed());
                 alive = ranked.subList(0, sizes.get(r + 1)).stream().map(Trial::recipe).toList();
-                epochs *= ETA;
-                if (clock != null) {
+                epochs = given != null ? given.epochs().get(r + 1) : epochs * ETA;
+                if (clock != null && given == null) {
                     double rate = trained / clock.elapsed();
                     int fit = TuneClock.nextRungEpochs(epochs, 1, passesPerEpoch(sizes.subList(r + 1, sizes.size()),
                             tr.documents()), rate, clock.left());
@@ -209,6 +245,13 @@ final class TuneCommand implements Callable<Integer> {
                 }
             }
         }
+        TunePlan executed = new TunePlan(sizes.get(0), ran);
+        if (key != null && given == null && !plans.write(key, executed)) {
+            o.printf(Locale.ROOT, "tune: could not keep the plan in %s; the same command will measure again%n",
+                    plans.file(key));
+        }
+        o.printf(Locale.ROOT, "tune: plan %s (--plan %s trains it again on any machine)%n", executed.text(),
+                executed.text());
         Trial winner = rung.stream().max(Comparator.comparingDouble(Trial::mean)).orElseThrow();
         if (winner.error() != null) {
             throw new IllegalStateException("every recipe of the last rung failed; the first: " + winner.error());
@@ -240,6 +283,20 @@ final class TuneCommand implements Callable<Integer> {
             o.printf(Locale.ROOT, "tune took %.0f s of a %.0f s budget%n", clock.elapsed(), clock.budgetSeconds());
         }
         return 0;
+    }
+
+    /**
+     * What a time budget's plan depends on besides the machine's load ({@link TunePlans}): versions and
+     * processors, the budget and search options, the training data's content and the validation file.
+     */
+    private List<String> planKey(Dataset tr) {
+        List<String> key = new ArrayList<>(TunePlans.machine());
+        key.addAll(List.of("budget " + TuneBudget.seconds(budget), "candidates " + candidates, "seed " + seed,
+                "metric " + metric, "folds " + folds, "train " + RunFingerprint.describe(tr)));
+        if (valid != null) {
+            key.add("valid " + TunePlans.fileIdentity(valid));
+        }
+        return key;
     }
 
     /** Recipes per rung: n, ceil(n / eta), ... down to eta or fewer. */

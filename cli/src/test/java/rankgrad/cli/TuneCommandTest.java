@@ -109,6 +109,70 @@ class TuneCommandTest {
         assertEquals(0, again.code(), again.err());
         assertArrayEquals(Files.readAllBytes(dir.resolve("a/model.json")),
                 Files.readAllBytes(dir.resolve("a/reproduced/model.json")), Arrays.toString(args));
+        // The plan it printed trains the same trials without a budget.
+        assertTrue(first.out().contains("tune: plan 4:2,6 (--plan 4:2,6 trains it again on any machine)"), first.out());
+        String[] byPlan = tune(dir.resolve("c"));
+        byPlan[7] = "--plan";
+        byPlan[8] = "4:2,6";
+        Run planned = run(byPlan);
+        assertEquals(0, planned.code(), planned.err());
+        assertArrayEquals(Files.readAllBytes(dir.resolve("a/model.json")), Files.readAllBytes(dir.resolve("c/model.json")));
+    }
+
+    @Test
+    void aTimeBudgetRunTwiceReplaysThePlanItRanAndChoosesTheSameWinner() throws Exception {
+        Run g = run("generate", "cubic", "--out", dir.toString(), "--queries", "40,20,20", "--docs", "8", "--features", "5");
+        assertEquals(0, g.code(), g.err());
+        String before = System.getProperty("rankgrad.cache");
+        System.setProperty("rankgrad.cache", dir.resolve("cache").toString());
+        try {
+            String[] command = {"tune", "--train", dir.resolve("Fold1/train.txt").toString(), "--valid",
+                dir.resolve("Fold1/vali.txt").toString(), "--budget", "4s", "--candidates", "3", "--out", ""};
+            command[command.length - 1] = dir.resolve("a").toString();
+            Run first = run(command);
+            assertEquals(0, first.code(), first.err());
+            assertTrue(first.out().contains("document passes per second"), "measured: " + first.out());
+            String plan = first.out().lines().filter(l -> l.startsWith("tune: plan ")).findFirst().orElseThrow(
+                    () -> new AssertionError(first.out())).split(" ")[2];
+            command[command.length - 1] = dir.resolve("b").toString();
+            Run second = run(command);
+            assertEquals(0, second.code(), second.err());
+            assertTrue(second.out().contains("replaying plan " + plan + ", kept from this command's last run"), second.out());
+            assertTrue(!second.out().contains("document passes per second"), "no second measurement: " + second.out());
+            assertEquals(winner(first), winner(second));
+            assertArrayEquals(Files.readAllBytes(dir.resolve("a/model.json")), Files.readAllBytes(dir.resolve("b/model.json")));
+            // Another budget is another command: measured, not replayed; --recalibrate measures the same command again.
+            command[6] = "5s";
+            command[command.length - 1] = dir.resolve("c").toString();
+            Run other = run(command);
+            assertTrue(!other.out().contains("replaying"), other.out());
+            command[6] = "4s";
+            String[] again = Arrays.copyOf(command, command.length + 1);
+            again[again.length - 1] = "--recalibrate";
+            Run recalibrated = run(again);
+            assertEquals(0, recalibrated.code(), recalibrated.err());
+            assertTrue(recalibrated.out().contains("document passes per second"), recalibrated.out());
+        } finally {
+            if (before == null) {
+                System.clearProperty("rankgrad.cache");
+            } else {
+                System.setProperty("rankgrad.cache", before);
+            }
+        }
+    }
+
+    @Test
+    void aPlanNamesOneCountOfEpochsPerRung() {
+        assertEquals(new TunePlan(9, List.of(5, 15)), TunePlan.parse("9:5,15"));
+        assertEquals("4:2,6", TunePlan.parse(" 4:2,6 ").text());
+        assertEquals(List.of(1), TunePlan.parse("3:1").epochs(), "3 recipes: one rung");
+        for (String bad : List.of("9:5", "9:5,15,45", "2:4", "9:0,3", "9", "9:5;15", "9:1234567,3")) {
+            assertThrows(IllegalArgumentException.class, () -> TunePlan.parse(bad), bad);
+        }
+    }
+
+    private static String winner(Run r) {
+        return r.out().lines().filter(l -> l.startsWith("winner: ")).findFirst().orElseThrow(() -> new AssertionError(r.out()));
     }
 
     @Test
