@@ -84,13 +84,11 @@ final class TuneClock {
     }
 
     /**
-     * Epochs of the next rung: {@code planned} (eta times the last rung's) unless the remaining
-     * rungs, {@code costUnits} of the next rung's epochs over {@code documents} documents, would
-     * take longer than {@code left} seconds at {@code passesPerSecond}; then the most that fit, at
-     * least 1.
+     * Epochs of the next rung: the most that fit in {@code left} seconds at {@code passesPerSecond}
+     * when the remaining rungs cost {@code costUnits} of its epochs over {@code documents} documents
+     * (at least 1).
      */
-    static int nextRungEpochs(int planned, long documents, long costUnits, double passesPerSecond, double left) {
-        long fit = new TuneBudget((long) (passesPerSecond * left)).firstRungEpochs(documents, costUnits);
-        return (int) Math.min(planned, fit);
+    static int nextRungEpochs(long documents, long costUnits, double passesPerSecond, double left) {
+        return new TuneBudget((long) (passesPerSecond * left)).firstRungEpochs(documents, costUnits);
     }
 }

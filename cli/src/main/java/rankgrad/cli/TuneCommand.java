@@ -32,13 +32,13 @@ import rankgrad.ltr.train.RunFingerprint;
  *
  * <p>Rung 0 trains {@code --candidates} recipes (the README's fixed recipes first, then recipes
  * drawn with {@code --seed}) for e0 epochs each; every rung keeps the best third on validation and
- * trains it for 3 times as many epochs; the last rung (3 recipes or fewer) trains each survivor as
- * an ensemble of 3 seeds, which gives the seed spread of the leaderboard and the ensemble's own
- * validation score. The winner is the recipe with the best mean validation over its seeds, written
- * as its ensemble or as its first seed's model, whichever validates better. e0 is the largest whole
- * number of epochs that keeps the total within the budget; with {@code --budget TIME} the budget is
- * converted at a rate measured while tuning and the later rungs are shortened when they would not
- * fit in the time left ({@link TuneClock}); the plan that ran is kept and replayed by the same
+ * trains it for 3 times as many epochs, down to one recipe, which the last rung trains as an
+ * ensemble of 3 seeds (the seed spread of the leaderboard and the ensemble's own validation
+ * score), written as its ensemble or as its first seed's model, whichever validates better. With
+ * folds the rungs stop at 3 recipes, chosen by cross-validation, and the winner is trained again on
+ * the whole file. e0 is the largest whole number of epochs that keeps the total within the budget;
+ * with {@code --budget TIME} the budget is converted at a rate measured while tuning and each later
+ * rung gets the epochs that fit in the time left ({@link TuneClock}); the plan that ran is kept and replayed by the same
  * command ({@link TunePlans}), so that two runs choose the same winner. Every trial is a {@code rankgrad train}
  * run in this JVM with the recipe's options, so the printed command reproduces the winner; the
  * test file, when given, is scored only after the choice and never used for it.
@@ -165,7 +165,11 @@ final class TuneCommand implements Callable<Integer> {
                         + " machine and data (%s; --recalibrate measures again)%n", budget, given.text(), plans.file(key));
             }
         }
-        List<Integer> sizes = rungSizes(given != null ? given.recipes() : candidates);
+        List<Integer> sizes = rungs(given != null ? given.recipes() : candidates);
+        if (given != null && given.epochs().size() != sizes.size()) {
+            throw bad("--plan " + given.text() + " names " + given.epochs().size() + " rung(s); " + given.recipes()
+                    + " recipes make " + sizes.size() + " here: " + sizes);
+        }
         List<TuneRecipe> alive = TuneRecipe.candidates(sizes.get(0), new Random(seed));
         long trained = 0;
         TuneBudget b;
@@ -189,14 +193,14 @@ final class TuneCommand implements Callable<Integer> {
             // Fewer recipes when the time left cannot give each one epoch of rung 0 (at least eta of them): a trial
             // never runs less than an epoch, so 9 recipes on the demo's data under load would run twice the budget.
             int fitting = candidates;
-            while (fitting > ETA && rate.passesIn(clock.left(), trials(rungSizes(fitting)))
-                    < passesPerEpoch(rungSizes(fitting), tr.documents())) {
+            while (fitting > ETA && rate.passesIn(clock.left(), trials(rungs(fitting)))
+                    < passesPerEpoch(rungs(fitting), tr.documents())) {
                 fitting--;
             }
             if (fitting < candidates) {
                 o.printf(Locale.ROOT, "tune: the time left gives one epoch to %d recipes, not %d: tuning %d%n", fitting,
                         candidates, fitting);
-                sizes = rungSizes(fitting);
+                sizes = rungs(fitting);
                 alive = alive.subList(0, fitting);
             }
             b = new TuneBudget(rate.passesIn(clock.left(), trials(sizes)));
@@ -218,6 +222,8 @@ final class TuneCommand implements Callable<Integer> {
         for (int r = 0; r < sizes.size(); r++) {
             boolean last = r == sizes.size() - 1;
             ran.add(epochs);
+            double rungStart = clock == null ? 0 : clock.elapsed();
+            long trainedBefore = trained;
             rung = new ArrayList<>();
             for (int i = 0; i < alive.size(); i++) {
                 Trial t = trial(r, i, alive.get(i), epochs, last ? seeds() : 1, selection);
@@ -234,10 +240,13 @@ final class TuneCommand implements Callable<Integer> {
                 alive = ranked.subList(0, sizes.get(r + 1)).stream().map(Trial::recipe).toList();
                 epochs = given != null ? given.epochs().get(r + 1) : epochs * ETA;
                 if (clock != null && given == null) {
-                    double rate = trained / clock.elapsed();
-                    int fit = TuneClock.nextRungEpochs(epochs, 1, passesPerEpoch(sizes.subList(r + 1, sizes.size()),
+                    // The rung just run, warm and with its trials' fixed costs, gives the rate for the rest: the next
+                    // rungs get the most epochs that fit in the time left, more than eta times as many when the
+                    // measuring run (still warming up) was pessimistic, fewer when the machine slowed down.
+                    double rate = (trained - trainedBefore) / (clock.elapsed() - rungStart);
+                    int fit = TuneClock.nextRungEpochs(1, passesPerEpoch(sizes.subList(r + 1, sizes.size()),
                             tr.documents()), rate, clock.left());
-                    if (fit < epochs) {
+                    if (fit != epochs) {
                         o.printf(Locale.ROOT, "tune: %.0f s left at %.0f document passes per second: rung %d gets %d epochs"
                                 + " instead of %d%n", clock.left(), rate, r + 1, fit, epochs);
                         epochs = fit;
@@ -299,13 +308,22 @@ final class TuneCommand implements Callable<Integer> {
         return key;
     }
 
-    /** Recipes per rung: n, ceil(n / eta), ... down to eta or fewer. */
-    static List<Integer> rungSizes(int n) {
+    /**
+     * Recipes per rung: n, ceil(n / eta), ... down to {@code last} or fewer: 1 with a validation file
+     * (the last rung trains the winner as an ensemble), eta with folds (the last rung chooses by
+     * cross-validation, then the winner is trained on the whole file).
+     */
+    static List<Integer> rungSizes(int n, int last) {
         List<Integer> sizes = new ArrayList<>(List.of(n));
-        while (sizes.get(sizes.size() - 1) > ETA) {
+        while (sizes.get(sizes.size() - 1) > last) {
             sizes.add((sizes.get(sizes.size() - 1) + ETA - 1) / ETA);
         }
         return sizes;
+    }
+
+    /** This run's rungs for {@code n} recipes ({@link #rungSizes}). */
+    private List<Integer> rungs(int n) {
+        return rungSizes(n, folds == null ? 1 : ETA);
     }
 
     /**

@@ -21,11 +21,14 @@ class TuneCommandTest {
 
     @Test
     void rungsShrinkByEtaAndTheBudgetCountsEveryRungsEpochs() {
-        assertEquals(List.of(9, 3), TuneCommand.rungSizes(9));
-        assertEquals(List.of(27, 9, 3), TuneCommand.rungSizes(27));
-        assertEquals(List.of(4, 2), TuneCommand.rungSizes(4));
-        // 9 recipes x 1 epoch-unit + 3 recipes x 3 units x 3 seeds.
-        assertEquals(9 + 27, TuneCommand.costUnits(List.of(9, 3), 3));
+        // With a validation file down to the one winner; with folds down to eta, chosen by cross-validation.
+        assertEquals(List.of(9, 3, 1), TuneCommand.rungSizes(9, 1));
+        assertEquals(List.of(27, 9, 3, 1), TuneCommand.rungSizes(27, 1));
+        assertEquals(List.of(4, 2, 1), TuneCommand.rungSizes(4, 1));
+        assertEquals(List.of(9, 3), TuneCommand.rungSizes(9, 3));
+        assertEquals(List.of(3), TuneCommand.rungSizes(3, 3));
+        // 9 recipes x 1 epoch-unit + 3 recipes x 3 units + the winner x 9 units x 3 seeds.
+        assertEquals(9 + 9 + 27, TuneCommand.costUnits(List.of(9, 3, 1), 3));
         assertEquals(27 + 27 + 81, TuneCommand.costUnits(List.of(27, 9, 3), 3));
         assertEquals(9 + 9, TuneCommand.costUnits(List.of(9, 3), 1), "with folds the last rung has one seed");
         assertEquals(300.0, TuneBudget.seconds("5m"));
@@ -37,16 +40,16 @@ class TuneCommandTest {
     }
 
     @Test
-    void aTimeBudgetMeasuresBrieflyAndShortensLaterRungsOnlyWhenTheyWouldNotFit() {
+    void aTimeBudgetMeasuresBrieflyThenGivesEachRungTheEpochsThatFit() {
         // 1% of 5 minutes at the prior 300,000 passes per second is 900,000 passes: 4 epochs of the demo's
         // 200,000 documents; a tiny set is capped at 5 epochs, a huge one still gets 2 (the first carries the warm-up).
         assertEquals(4, TuneClock.probeEpochs(300, 200_000));
         assertEquals(TuneClock.MAX_PROBE_EPOCHS, TuneClock.probeEpochs(300, 2_387));
         assertEquals(TuneClock.MIN_PROBE_EPOCHS, TuneClock.probeEpochs(300, 50_000_000));
-        // 3 recipes x 3 seeds = 9 units of 1,000 documents left: 100 s at 1,000 passes per second is 11 epochs.
-        assertEquals(6, TuneClock.nextRungEpochs(6, 1_000, 9, 1_000, 100), "fits: eta times as many epochs");
-        assertEquals(11, TuneClock.nextRungEpochs(30, 1_000, 9, 1_000, 100), "the most that fit");
-        assertEquals(1, TuneClock.nextRungEpochs(30, 1_000, 9, 1_000, 0), "never below one epoch");
+        // 3 recipes x 3 seeds = 9 units of 1,000 documents left: 100 s at 1,000 passes per second is 11 epochs,
+        // whatever eta times the last rung's epochs would have been; never below one.
+        assertEquals(11, TuneClock.nextRungEpochs(1_000, 9, 1_000, 100));
+        assertEquals(1, TuneClock.nextRungEpochs(1_000, 9, 1_000, 0));
         // 5 epochs of 1,000 passes in 30 s: the first (20 s, the JVM's warm-up) and the 2 s of reading are left out, the
         // 4 later epochs took 8 s; reading is the fixed cost of every trial, paid out of the time before passes.
         TuneClock.Rate rate = TuneClock.Rate.measure(30, 20, 5, 1_000, 2);
@@ -81,7 +84,7 @@ class TuneCommandTest {
     private String[] tune(Path out) {
         return new String[] {"tune", "--train", dir.resolve("Fold1/train.txt").toString(), "--valid",
             dir.resolve("Fold1/vali.txt").toString(), "--test", dir.resolve("Fold1/test.txt").toString(),
-            "--budget-passes", Long.toString(22L * 600 * 2), "--candidates", "4", "--seed", "3", "--out", out.toString()};
+            "--budget-passes", Long.toString(37L * 600 * 2), "--candidates", "4", "--seed", "3", "--out", out.toString()};
     }
 
     @Test
@@ -96,27 +99,32 @@ class TuneCommandTest {
                 () -> new AssertionError(first.out()));
         assertEquals(winner, second.out().lines().filter(l -> l.startsWith("winner: ")).findFirst().orElseThrow());
         assertArrayEquals(Files.readAllBytes(dir.resolve("a/model.json")), Files.readAllBytes(dir.resolve("b/model.json")));
-        // 4 recipes at 2 epochs (22 units of 600 documents x 2 epochs), the best 2 at 6 epochs as ensembles of 3 seeds.
-        assertTrue(first.out().contains("rungs of [4, 2] recipes, 2 epoch(s) in rung 0"), first.out());
+        // 4 recipes at 2 epochs, the best 2 at 6, the best one at 18 as an ensemble of 3 seeds: 4 + 2 x 3 + 9 x 3 = 37
+        // units of 600 documents x 2 epochs.
+        assertTrue(first.out().contains("rungs of [4, 2, 1] recipes, 2 epoch(s) in rung 0"), first.out());
         String board = Files.readString(dir.resolve("a/leaderboard.md"));
-        assertEquals(2 + 4 + 2, board.lines().count(), board);
-        assertTrue(board.lines().skip(2).limit(2).allMatch(l -> l.matches(".*\\| +1 \\| +6 \\| +3 \\| +\\d\\.\\d{4} ± \\d\\.\\d{4} \\|"
+        assertEquals(2 + 4 + 2 + 1, board.lines().count(), board);
+        assertTrue(board.lines().skip(2).limit(1).allMatch(l -> l.matches(".*\\| +2 \\| +18 \\| +3 \\| +\\d\\.\\d{4} ± \\d\\.\\d{4} \\|"
                 + " +\\d\\.\\d{4} \\| +\\d\\.\\d{4} \\|")), board);
         String command = Files.readString(dir.resolve("a/command.txt")).strip();
-        assertTrue(command.startsWith("rankgrad train ") && command.contains(" --epochs 6 "), command);
+        assertTrue(command.startsWith("rankgrad train ") && command.contains(" --epochs 18 "), command);
         String[] args = command.substring("rankgrad ".length()).split(" ");
         Run again = run(args);
         assertEquals(0, again.code(), again.err());
         assertArrayEquals(Files.readAllBytes(dir.resolve("a/model.json")),
                 Files.readAllBytes(dir.resolve("a/reproduced/model.json")), Arrays.toString(args));
         // The plan it printed trains the same trials without a budget.
-        assertTrue(first.out().contains("tune: plan 4:2,6 (--plan 4:2,6 trains it again on any machine)"), first.out());
+        assertTrue(first.out().contains("tune: plan 4:2,6,18 (--plan 4:2,6,18 trains it again on any machine)"), first.out());
         String[] byPlan = tune(dir.resolve("c"));
         byPlan[7] = "--plan";
-        byPlan[8] = "4:2,6";
+        byPlan[8] = "4:2,6,18";
         Run planned = run(byPlan);
         assertEquals(0, planned.code(), planned.err());
         assertArrayEquals(Files.readAllBytes(dir.resolve("a/model.json")), Files.readAllBytes(dir.resolve("c/model.json")));
+        byPlan[8] = "4:2,6";
+        Run tooFew = run(byPlan);
+        assertEquals(2, tooFew.code());
+        assertTrue(tooFew.err().contains("--plan 4:2,6 names 2 rung(s); 4 recipes make 3 here: [4, 2, 1]"), tooFew.err());
     }
 
     @Test
@@ -162,11 +170,10 @@ class TuneCommandTest {
     }
 
     @Test
-    void aPlanNamesOneCountOfEpochsPerRung() {
-        assertEquals(new TunePlan(9, List.of(5, 15)), TunePlan.parse("9:5,15"));
-        assertEquals("4:2,6", TunePlan.parse(" 4:2,6 ").text());
-        assertEquals(List.of(1), TunePlan.parse("3:1").epochs(), "3 recipes: one rung");
-        for (String bad : List.of("9:5", "9:5,15,45", "2:4", "9:0,3", "9", "9:5;15", "9:1234567,3")) {
+    void aPlanNamesRecipesAndEpochsPerRung() {
+        assertEquals(new TunePlan(9, List.of(5, 15, 45)), TunePlan.parse("9:5,15,45"));
+        assertEquals("4:2,6,18", TunePlan.parse(" 4:2,6,18 ").text());
+        for (String bad : List.of("2:4", "9:0,3,9", "9", "9:5;15", "9:1234567,3", "9:")) {
             assertThrows(IllegalArgumentException.class, () -> TunePlan.parse(bad), bad);
         }
     }
