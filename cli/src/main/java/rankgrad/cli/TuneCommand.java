@@ -153,9 +153,7 @@ final class TuneCommand implements Callable<Integer> {
         }
         out = OutputFolder.check(spec.commandLine(), "--out", out);
         PrintWriter o = spec.commandLine().getOut();
-        double reading = clock == null ? 0 : clock.elapsed();
         Dataset tr = LetorReader.read(data != null ? data : train);
-        reading = clock == null ? 0 : clock.elapsed() - reading;
         List<String> key = clock == null ? null : planKey(tr);
         TunePlans plans = TunePlans.standard();
         if (key != null && !recalibrate) {
@@ -187,9 +185,11 @@ final class TuneCommand implements Callable<Integer> {
             }
             long epochPasses = folds == null ? tr.documents() : tr.documents() * (folds - 2) / folds;
             trained += epochsRun(folder) * epochPasses;
-            Map<Integer, Double> first = EpochTimes.read(runFiles(folder, "timings.csv").get(0));
-            TuneClock.Rate rate = TuneClock.Rate.measure(clock.elapsed() - before, first.getOrDefault(1, 0.0),
-                    epochsRun(folder), epochPasses, reading);
+            List<Map<Integer, Double>> times = new ArrayList<>();
+            for (Path f : runFiles(folder, "timings.csv")) {
+                times.add(EpochTimes.read(f));
+            }
+            TuneClock.Rate rate = TuneClock.Rate.measure(clock.elapsed() - before, times, epochPasses);
             // Fewer recipes when the time left cannot give each one epoch of rung 0 (at least eta of them): a trial
             // never runs less than an epoch, so 9 recipes on the demo's data under load would run twice the budget.
             int fitting = candidates;
@@ -205,7 +205,8 @@ final class TuneCommand implements Callable<Integer> {
             }
             b = new TuneBudget(rate.passesIn(clock.left(), trials(sizes)));
             o.printf(Locale.ROOT, "tune: budget %s: %d epochs of the first recipe took %.1f s: %.0f document passes per"
-                    + " second after the first epoch, %.1f s to read the data per trial; %d passes left for %d trials%n",
+                    + " second in its fastest epoch after the first, %.1f s per run besides its epochs; %d passes left"
+                    + " for %d runs%n",
                     budget, probe, clock.elapsed() - before, rate.passesPerSecond(), rate.trialSeconds(), b.passes(),
                     trials(sizes));
         }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rankgrad.cli.CliTest.Run;
@@ -50,14 +51,19 @@ class TuneCommandTest {
         // whatever eta times the last rung's epochs would have been; never below one.
         assertEquals(11, TuneClock.nextRungEpochs(1_000, 9, 1_000, 100));
         assertEquals(1, TuneClock.nextRungEpochs(1_000, 9, 1_000, 0));
-        // 5 epochs of 1,000 passes in 30 s: the first (20 s, the JVM's warm-up) and the 2 s of reading are left out, the
-        // 4 later epochs took 8 s; reading is the fixed cost of every trial, paid out of the time before passes.
-        TuneClock.Rate rate = TuneClock.Rate.measure(30, 20, 5, 1_000, 2);
-        assertEquals(500, rate.passesPerSecond(), 1e-9);
-        assertEquals(2, rate.trialSeconds(), 1e-9);
+        // 5 epochs of 1,000 passes in 30 s of wall time: the first (20 s, the JVM's warm-up) is left out, the fastest
+        // later one (1.6 s) is a warm epoch, and the 30 - 27.8 = 2.2 s besides the epochs are the run's fixed cost.
+        TuneClock.Rate rate = TuneClock.Rate.measure(30, List.of(Map.of(1, 20.0, 2, 2.2, 3, 2.0, 4, 1.6, 5, 2.0)), 1_000);
+        assertEquals(625, rate.passesPerSecond(), 1e-9);
+        assertEquals(2.2, rate.trialSeconds(), 1e-9);
+        // With folds each fold is a run: every fold's epochs count (fold 2's first is warm), the fixed cost is per run.
+        TuneClock.Rate folds = TuneClock.Rate.measure(10, List.of(Map.of(1, 5.0, 2, 1.0), Map.of(1, 0.5, 2, 1.5)), 100);
+        assertEquals(200, folds.passesPerSecond(), 1e-9);
+        assertEquals(1.0, folds.trialSeconds(), 1e-9);
+        rate = new TuneClock.Rate(500, 2);
         assertEquals(500L * (100 - 10 * 2), rate.passesIn(100, 10));
         assertEquals(0, rate.passesIn(10, 10), "fixed costs beyond the time left leave no passes");
-        assertThrows(IllegalStateException.class, () -> TuneClock.Rate.measure(3, 2, 1, 1_000, 0));
+        assertThrows(IllegalStateException.class, () -> TuneClock.Rate.measure(3, List.of(Map.of(1, 2.0)), 1_000));
     }
 
     @Test
