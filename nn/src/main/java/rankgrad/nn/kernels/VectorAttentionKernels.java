@@ -237,6 +237,12 @@ final class VectorAttentionKernels implements AttentionKernels {
         }
     }
 
+    /**
+     * The row's passes are separate methods that exchange only arrays and scalars: with the
+     * exponential's polynomial inlined twice, one method outgrew C2's inlining budget
+     * (NodeCountInliningCutoff), and the calls it then left out (the constants' broadcasts, the
+     * partial sums) passed every vector as an allocated object: a third of the forward pass.
+     */
     @Override
     public void softmaxF64(double[] x, double[] y, int off, int n) {
         if (DL > SUM_LANES) {
@@ -246,13 +252,32 @@ final class VectorAttentionKernels implements AttentionKernels {
         if (n == 0) {
             return;
         }
+        double max = rowMax(x, off, n);
+        double[] part = new double[SUM_LANES];
         int full = DOUBLE.loopBound(n);
-        VectorMask<Double> tail = DOUBLE.indexInRange(full, n);
+        exponentials(x, y, off, full, max, part);
+        if (full < n) {
+            lastExponentials(x, y, off, full, n, max, part);
+        }
+        double sum = ScalarAttentionKernels.combine(part);
+        for (int k = 0; k < full; k += DL) {
+            DoubleVector.fromArray(DOUBLE, y, off + k).div(sum).intoArray(y, off + k);
+        }
+        if (full < n) {
+            VectorMask<Double> tail = DOUBLE.indexInRange(full, n);
+            DoubleVector.fromArray(DOUBLE, y, off + full, tail).div(sum).intoArray(y, off + full, tail);
+        }
+    }
+
+    /** max of x[off .. off + n - 1] (n &gt; 0). */
+    private static double rowMax(double[] x, int off, int n) {
+        int full = DOUBLE.loopBound(n);
         DoubleVector mv = DoubleVector.broadcast(DOUBLE, Double.NEGATIVE_INFINITY);
         for (int k = 0; k < full; k += DL) {
             mv = mv.max(DoubleVector.fromArray(DOUBLE, x, off + k));
         }
         if (full < n) {
+            VectorMask<Double> tail = DOUBLE.indexInRange(full, n);
             mv = mv.lanewise(VectorOperators.MAX, DoubleVector.fromArray(DOUBLE, x, off + full, tail), tail);
         }
         // max is exact, commutative and associative (NaN, and +0 over -0, win in any order): any
@@ -263,24 +288,25 @@ final class VectorAttentionKernels implements AttentionKernels {
         for (double l : lanes) {
             max = Math.max(max, l);
         }
-        double[] part = new double[SUM_LANES];
+        return max;
+    }
+
+    /** y[off + k] = exp(x[off + k] - max) for the whole vectors k &lt; full, each added to its partial sum. */
+    private static void exponentials(double[] x, double[] y, int off, int full, double max, double[] part) {
         for (int k = 0; k < full; k += DL) {
             DoubleVector e = VectorMath.exp(DoubleVector.fromArray(DOUBLE, x, off + k).sub(max));
             e.intoArray(y, off + k);
             accumulate(part, k, e);
         }
-        if (full < n) {
-            DoubleVector e = VectorMath.exp(DoubleVector.fromArray(DOUBLE, x, off + full, tail).sub(max));
-            e.intoArray(y, off + full, tail);
-            accumulate(part, full, e, tail);
-        }
-        double sum = ScalarAttentionKernels.combine(part);
-        for (int k = 0; k < full; k += DL) {
-            DoubleVector.fromArray(DOUBLE, y, off + k).div(sum).intoArray(y, off + k);
-        }
-        if (full < n) {
-            DoubleVector.fromArray(DOUBLE, y, off + full, tail).div(sum).intoArray(y, off + full, tail);
-        }
+    }
+
+    /** {@link #exponentials} of the last, partial vector, full &lt;= k &lt; n. */
+    private static void lastExponentials(double[] x, double[] y, int off, int full, int n, double max,
+            double[] part) {
+        VectorMask<Double> tail = DOUBLE.indexInRange(full, n);
+        DoubleVector e = VectorMath.exp(DoubleVector.fromArray(DOUBLE, x, off + full, tail).sub(max));
+        e.intoArray(y, off + full, tail);
+        accumulate(part, full, e, tail);
     }
 
     @Override

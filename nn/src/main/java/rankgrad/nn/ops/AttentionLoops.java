@@ -140,20 +140,20 @@ final class AttentionLoops {
     /**
      * The forward pass of {@link ScaledDotProductAttention}, one list at a time and within it head
      * by head, each score block worked on while it is in cache: the list's rows of Q, K and V
-     * widened to float64 into the task's scratch, the logits into {@code y} (rounded to float32 for
+     * widened to float64 into the task's scratch, the logits into {@code y[q]} (its heads' m x m
+     * blocks one after the other, allocated by the task; rounded to float32 for
      * a float32 output, as {@link AttentionScores} rounds its output), the softmax of each row in
      * place ({@link RaggedSoftmax}), then O += P V with P the softmax rounded again ({@link
      * AttentionMix} reads the rounded tensor), and the list's rows of O rounded once into {@code
      * out}. The same kernel calls on the same values as the three ops, so the same bits; the
      * conversions run in parallel on rows in cache instead of whole matrices on one thread.
      */
-    static void attention(Tensor qt, Tensor kt, Tensor vt, AttentionLayout layout, double scale, double[] y,
+    static void attention(Tensor qt, Tensor kt, Tensor vt, AttentionLayout layout, double scale, double[][] y,
             Tensor out) {
         AttentionKernels k = NnKernelProvider.attention();
         int heads = layout.heads();
         int w = qt.cols();
         int d = w / heads;
-        int[] blocks = layout.blockStarts();
         boolean round = out.dtype() == DType.F32;
         forEachListRange(layout, (from, to) -> {
             int mMax = longest(layout, from, to);
@@ -169,21 +169,24 @@ final class AttentionLoops {
                 widen(kt, first, m, kb);
                 widen(vt, first, m, vb);
                 Arrays.fill(ob, 0, m * w, 0);
+                // Allocated (and zeroed) here, in parallel and in cache, not as one array before the pass.
+                double[] yq = new double[heads * m * m + BLOCK_PAD];
+                y[q] = yq;
                 for (int h = 0; h < heads; h++) {
-                    int sb = blocks[q] + h * m * m;
+                    int sb = h * m * m;
                     int at = h * d;
-                    k.scoresF64(qb, at, kb, at, w, m, d, scale, y, sb);
+                    k.scoresF64(qb, at, kb, at, w, m, d, scale, yq, sb);
                     if (round) {
-                        roundToFloat(y, sb, y, sb, m * m);
+                        roundToFloat(yq, sb, yq, sb, m * m);
                     }
                     for (int i = 0; i < m; i++) {
-                        k.softmaxF64(y, y, sb + i * m, m);
+                        k.softmaxF64(yq, yq, sb + i * m, m);
                     }
                     if (round) {
-                        roundToFloat(y, sb, p, 0, m * m);
+                        roundToFloat(yq, sb, p, 0, m * m);
                         k.mixF64(p, 0, vb, at, w, m, d, 1, ob, at);
                     } else {
-                        k.mixF64(y, sb, vb, at, w, m, d, 1, ob, at);
+                        k.mixF64(yq, sb, vb, at, w, m, d, 1, ob, at);
                     }
                 }
                 narrow(ob, first, m, out);
@@ -198,13 +201,12 @@ final class AttentionLoops {
      * share one m x m block of scratch, never a score-sized array; each list's rows of dQ, dK, dV
      * are summed in scratch and rounded once into the outputs. Any output may be null (not needed).
      */
-    static void attentionBackward(Tensor qt, Tensor kt, Tensor vt, double[] y, AttentionLayout layout, double scale,
-            Tensor g, Tensor dq, Tensor dk, Tensor dv) {
+    static void attentionBackward(Tensor qt, Tensor kt, Tensor vt, double[][] y, AttentionLayout layout,
+            double scale, Tensor g, Tensor dq, Tensor dk, Tensor dv) {
         AttentionKernels k = NnKernelProvider.attention();
         int heads = layout.heads();
         int w = qt.cols();
         int d = w / heads;
-        int[] blocks = layout.blockStarts();
         boolean round = g.dtype() == DType.F32;
         boolean scores = dq != null || dk != null;
         forEachListRange(layout, (from, to) -> {
@@ -234,15 +236,16 @@ final class AttentionLoops {
                     Arrays.fill(dkb, 0, rows, 0);
                 }
                 Arrays.fill(dvb, 0, rows, 0);
+                double[] yq = y[q];
                 for (int h = 0; h < heads; h++) {
-                    int sb = blocks[q] + h * m * m;
+                    int sb = h * m * m;
                     int at = h * d;
                     if (dv != null) {
                         if (round) {
-                            roundToFloat(y, sb, p, 0, m * m);
+                            roundToFloat(yq, sb, p, 0, m * m);
                             k.mixTransposedF64(p, 0, gb, at, w, m, d, 1, dvb, at);
                         } else {
-                            k.mixTransposedF64(y, sb, gb, at, w, m, d, 1, dvb, at);
+                            k.mixTransposedF64(yq, sb, gb, at, w, m, d, 1, dvb, at);
                         }
                     }
                     if (!scores) {
@@ -252,7 +255,7 @@ final class AttentionLoops {
                     if (round) {
                         roundToFloat(ds, 0, ds, 0, m * m);
                     }
-                    System.arraycopy(y, sb, yb, 0, m * m);
+                    System.arraycopy(yq, sb, yb, 0, m * m);
                     for (int i = 0; i < m; i++) {
                         k.softmaxBackwardF64(yb, ds, ds, i * m, m);
                     }
@@ -357,63 +360,77 @@ final class AttentionLoops {
     }
 
     /**
-     * Per row of the n x w matrix x: xhat = (x - mean) / sqrt(var + eps) (biased variance) into
-     * {@code xhat}, 1 / sqrt(var + eps) into {@code inv}, y = gamma xhat + beta into {@code y}.
-     * Rows in parallel ({@link RowChunks}), each row by one task in one order: the bits do not
-     * depend on the thread count.
+     * Per row r of the n x w matrix x, widened to float64: mean[r], inv[r] = 1 / sqrt(var + eps)
+     * (biased variance), xhat = (x - mean) inv and y = gamma xhat + beta, rounded once into
+     * {@code y}'s dtype. Rows in parallel ({@link RowChunks}), each row by one task in one order,
+     * and no n x w float64 array: the bits do not depend on the thread count, and the conversions
+     * run in the tasks, in cache.
      */
-    static void layerNorm(double[] x, int n, int w, double[] gamma, double[] beta, double eps, double[] xhat,
-            double[] inv, double[] y) {
+    static void layerNorm(Tensor x, double[] gamma, double[] beta, double eps, double[] mean, double[] inv, Tensor y) {
+        int n = x.rows();
+        int w = x.cols();
         RowChunks.forEach(n, w, (from, to) -> {
+            double[] xr = new double[w];
+            double[] yr = new double[w];
             for (int r = from; r < to; r++) {
-                int at = r * w;
-                double mean = 0;
+                widen(x, r, 1, xr);
+                double mu = 0;
                 for (int c = 0; c < w; c++) {
-                    mean += x[at + c];
+                    mu += xr[c];
                 }
-                mean /= w;
+                mu /= w;
                 double var = 0;
                 for (int c = 0; c < w; c++) {
-                    double dev = x[at + c] - mean;
+                    double dev = xr[c] - mu;
                     var += dev * dev;
                 }
                 var /= w;
                 double is = 1 / Math.sqrt(var + eps);
+                mean[r] = mu;
                 inv[r] = is;
                 for (int c = 0; c < w; c++) {
-                    double xh = (x[at + c] - mean) * is;
-                    xhat[at + c] = xh;
-                    y[at + c] = gamma[c] * xh + beta[c];
+                    yr[c] = gamma[c] * ((xr[c] - mu) * is) + beta[c];
                 }
+                narrow(yr, r, 1, y);
             }
         });
     }
 
     /**
-     * The gradients of {@link #layerNorm}: with gh = g gamma,
-     * dx = inv (gh - mean(gh) - xhat mean(gh xhat)) per row, dgamma = sum_rows g xhat,
-     * dbeta = sum_rows g (any output may be null). dx in parallel over rows; dgamma and dbeta in
-     * parallel over blocks of columns, each column summed over the rows from the first to the last
-     * (the order of a sequential loop, whatever the thread count).
+     * The gradients of {@link #layerNorm} with g = dL/dy and xhat recomputed from x, mean and inv
+     * (the forward pass's expression, so its bits): with gh = g gamma,
+     * dx = inv (gh - mean(gh) - xhat mean(gh xhat)) per row (rounded once into {@code dx}),
+     * dgamma = sum_rows g xhat, dbeta = sum_rows g (any output may be null). dx in parallel over
+     * rows; dgamma and dbeta in parallel over blocks of columns, each column summed over the rows
+     * from the first to the last (the order of a sequential loop, whatever the thread count).
      */
-    static void layerNormBackward(double[] xhat, double[] inv, int n, int w, double[] gamma, double[] g, double[] dx,
+    static void layerNormBackward(Tensor x, double[] mean, double[] inv, double[] gamma, Tensor g, Tensor dx,
             double[] dgamma, double[] dbeta) {
+        int n = x.rows();
+        int w = x.cols();
         if (dx != null) {
             RowChunks.forEach(n, w, (from, to) -> {
+                double[] xr = new double[w];
+                double[] gr = new double[w];
+                double[] xh = new double[w];
                 for (int r = from; r < to; r++) {
-                    int at = r * w;
+                    widen(x, r, 1, xr);
+                    widen(g, r, 1, gr);
                     double meanG = 0;
                     double meanGx = 0;
                     for (int c = 0; c < w; c++) {
-                        double gh = g[at + c] * gamma[c];
+                        xh[c] = (xr[c] - mean[r]) * inv[r];
+                        double gh = gr[c] * gamma[c];
                         meanG += gh;
-                        meanGx += gh * xhat[at + c];
+                        meanGx += gh * xh[c];
                     }
                     meanG /= w;
                     meanGx /= w;
                     for (int c = 0; c < w; c++) {
-                        dx[at + c] = inv[r] * (g[at + c] * gamma[c] - meanG - xhat[at + c] * meanGx);
+                        // dx overwrites the row of x's scratch: x is read no more for this row.
+                        xr[c] = inv[r] * (gr[c] * gamma[c] - meanG - xh[c] * meanGx);
                     }
+                    narrow(xr, r, 1, dx);
                 }
             });
         }
@@ -424,14 +441,17 @@ final class AttentionLoops {
         Parallel.forEach(blocks, b -> {
             int from = b * COLUMNS_PER_TASK;
             int to = Math.min(w, from + COLUMNS_PER_TASK);
+            double[] xr = new double[w];
+            double[] gr = new double[w];
             for (int r = 0; r < n; r++) {
-                int at = r * w;
+                widen(x, r, 1, xr);
+                widen(g, r, 1, gr);
                 for (int c = from; c < to; c++) {
                     if (dgamma != null) {
-                        dgamma[c] += g[at + c] * xhat[at + c];
+                        dgamma[c] += gr[c] * ((xr[c] - mean[r]) * inv[r]);
                     }
                     if (dbeta != null) {
-                        dbeta[c] += g[at + c];
+                        dbeta[c] += gr[c];
                     }
                 }
             }

@@ -34,8 +34,8 @@ public final class ScaledDotProductAttention implements Op<ScaledDotProductAtten
     private final AttentionLayout layout;
     private final double scale;
 
-    /** Residuals: the inputs (read, never written) and the softmax in float64, unrounded. */
-    record Saved(Tensor q, Tensor k, Tensor v, double[] p) {
+    /** Residuals: the inputs (read, never written) and the softmax in float64, unrounded, per list. */
+    record Saved(Tensor q, Tensor k, Tensor v, double[][] p) {
     }
 
     /** Attention over {@code layout}'s lists with logits scaled by {@code scale} (1 / sqrt(w / heads) in a transformer). */
@@ -57,8 +57,7 @@ public final class ScaledDotProductAttention implements Op<ScaledDotProductAtten
                         + " and " + in[i].cols() + " " + in[i].dtype());
             }
         }
-        // Spare doubles at the end: the last row's masked vectors stay inside the array.
-        double[] p = new double[layout.scoreCount() + AttentionLoops.BLOCK_PAD];
+        double[][] p = new double[layout.lists()][];
         Tensor out = Tensor.zeros(dtype, layout.docs(), w);
         AttentionLoops.attention(in[0], in[1], in[2], layout, scale, p, out);
         return Op.result(out, new Saved(in[0], in[1], in[2], p));
