@@ -294,14 +294,18 @@ final class AttentionLoops {
     /** Rows first .. first + m - 1 of the matrix t as float64 into to[0 .. m cols). */
     private static void widen(Tensor t, int first, int m, double[] to) {
         int w = t.cols();
+        widenFlat(t, first * w, m * w, to);
+    }
+
+    /** Elements from .. from + n - 1 of t (flat, row-major) as float64 into to[0 .. n). */
+    private static void widenFlat(Tensor t, int from, int n, double[] to) {
         if (t.dtype() == DType.F64) {
-            System.arraycopy(t.f64(), first * w, to, 0, m * w);
+            System.arraycopy(t.f64(), from, to, 0, n);
             return;
         }
         float[] a = t.f32();
-        int at = first * w;
-        for (int i = 0; i < m * w; i++) {
-            to[i] = a[at + i];
+        for (int i = 0; i < n; i++) {
+            to[i] = a[from + i];
         }
     }
 
@@ -441,17 +445,18 @@ final class AttentionLoops {
         Parallel.forEach(blocks, b -> {
             int from = b * COLUMNS_PER_TASK;
             int to = Math.min(w, from + COLUMNS_PER_TASK);
-            double[] xr = new double[w];
-            double[] gr = new double[w];
+            int cols = to - from;
+            double[] xr = new double[cols];
+            double[] gr = new double[cols];
             for (int r = 0; r < n; r++) {
-                widen(x, r, 1, xr);
-                widen(g, r, 1, gr);
-                for (int c = from; c < to; c++) {
+                widenFlat(x, r * w + from, cols, xr);
+                widenFlat(g, r * w + from, cols, gr);
+                for (int c = 0; c < cols; c++) {
                     if (dgamma != null) {
-                        dgamma[c] += gr[c] * ((xr[c] - mean[r]) * inv[r]);
+                        dgamma[from + c] += gr[c] * ((xr[c] - mean[r]) * inv[r]);
                     }
                     if (dbeta != null) {
-                        dbeta[c] += gr[c];
+                        dbeta[from + c] += gr[c];
                     }
                 }
             }
