@@ -140,10 +140,10 @@ final class AttentionLoops {
     /**
      * The forward pass of {@link ScaledDotProductAttention}, one list at a time and within it head
      * by head, each score block worked on while it is in cache: the list's rows of Q, K and V
-     * widened to float64 into the task's scratch, the logits into {@code y[q]} (its heads' m x m
-     * blocks one after the other, allocated by the task; rounded to float32 for
-     * a float32 output, as {@link AttentionScores} rounds its output), the softmax of each row in
-     * place ({@link RaggedSoftmax}), then O += P V with P the softmax rounded again ({@link
+     * widened to float64 into the task's scratch, the logits into {@code y[q]} (the list's m x m
+     * blocks head after head, allocated by the task), rounded to float32 for a float32 output as
+     * {@link AttentionScores} rounds its output, the softmax of each row in place ({@link
+     * RaggedSoftmax}), then O += P V with P the softmax rounded again ({@link
      * AttentionMix} reads the rounded tensor), and the list's rows of O rounded once into {@code
      * out}. The same kernel calls on the same values as the three ops, so the same bits; the
      * conversions run in parallel on rows in cache instead of whole matrices on one thread.
