@@ -175,11 +175,16 @@ public final class Tensor {
         if (target == dtype) {
             return copy();
         }
-        Tensor t = zeros(target, shape);
-        for (int i = 0; i < size(); i++) {
-            t.set(i, get(i));
+        // One typed loop per direction (C2 vectorizes it), not get/set per element: attention
+        // converts every op's inputs and outputs, hundreds of thousands of values per step.
+        if (f32 != null) {
+            return of(toDoubleArray(), shape);
         }
-        return t;
+        float[] out = new float[f64.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (float) f64[i];
+        }
+        return of(out, shape);
     }
 
     /** A deep copy. */
@@ -194,9 +199,12 @@ public final class Tensor {
 
     /** The values as a new {@code double[]}. */
     public double[] toDoubleArray() {
-        double[] out = new double[size()];
+        if (f64 != null) {
+            return f64.clone();
+        }
+        double[] out = new double[f32.length];
         for (int i = 0; i < out.length; i++) {
-            out[i] = get(i);
+            out[i] = f32[i];
         }
         return out;
     }

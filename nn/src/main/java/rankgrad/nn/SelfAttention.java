@@ -10,6 +10,8 @@ import rankgrad.nn.ops.AttentionLayout;
 import rankgrad.nn.ops.AttentionMix;
 import rankgrad.nn.ops.AttentionScores;
 import rankgrad.nn.ops.RaggedSoftmax;
+import rankgrad.nn.ops.ScaledDotProductAttention;
+import rankgrad.nn.ops.ScaledDotProductAttention;
 
 /**
  * Multi-head self-attention within each list of a ragged batch (Vaswani et al. 2017, Eq. 1-2):
@@ -20,9 +22,9 @@ import rankgrad.nn.ops.RaggedSoftmax;
  *   out    = [head_1 .. head_H] Wo + bo
  * </pre>
  *
- * with the softmax over the documents of the row's own list only ({@link AttentionScores},
- * {@link RaggedSoftmax}, {@link AttentionMix}): a document never attends to another list's
- * documents, and batches need no padding. Parameters {@code query.*, key.*, value.*, output.*}
+ * with the softmax over the documents of the row's own list only ({@link ScaledDotProductAttention},
+ * the fused {@link AttentionScores}, {@link RaggedSoftmax} and {@link AttentionMix}, same bits): a
+ * document never attends to another list's documents, and batches need no padding. Parameters {@code query.*, key.*, value.*, output.*}
  * ({@link Linear}, Xavier-uniform weights as PyTorch's {@code MultiheadAttention}, zero biases).
  *
  * <p>Permutation equivariant within a list: permuting a list's rows permutes its outputs.
@@ -84,9 +86,8 @@ public final class SelfAttention implements Layer {
         Var q = query.forward(x);
         Var k = key.forward(x);
         Var v = value.forward(x);
-        Var logits = Var.apply(new AttentionScores(layout, 1 / Math.sqrt((double) width / heads)), q, k);
-        Var weights = Var.apply(new RaggedSoftmax(layout.rowStarts()), logits);
-        return output.forward(Var.apply(new AttentionMix(layout), weights, v));
+        double scale = 1 / Math.sqrt((double) width / heads);
+        return output.forward(Var.apply(new ScaledDotProductAttention(layout, scale), q, k, v));
     }
 
     @Override

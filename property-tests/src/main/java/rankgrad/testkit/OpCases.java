@@ -24,6 +24,7 @@ import rankgrad.nn.ops.AttentionMix;
 import rankgrad.nn.ops.AttentionScores;
 import rankgrad.nn.ops.LayerNorm;
 import rankgrad.nn.ops.RaggedSoftmax;
+import rankgrad.nn.ops.ScaledDotProductAttention;
 
 /**
  * Every built-in op, with its broadcasting, transpose and axis variants, as an {@link OpCase}: the
@@ -196,8 +197,8 @@ public final class OpCases {
 
     /**
      * The listwise-attention ops on two lists of d0 and d1 documents: the ragged softmax over rows
-     * of d0, d1 and d2 values, scores, softmax and mix together (2 heads of d2 columns), and the
-     * layer norm of the attention block.
+     * of d0, d1 and d2 values, scores, softmax and mix together (2 heads of d2 columns), the same
+     * fused into one node, and the layer norm of the attention block.
      */
     private static void attention(CaseRegistry r) {
         // eps 1e-2, not PyTorch's 1e-5: a generated row of nearly equal values would otherwise put
@@ -213,6 +214,10 @@ public final class OpCases {
                     Var s = Var.apply(new AttentionScores(layout, 1 / Math.sqrt(e.dims()[2])), x[0], x[1]);
                     return Var.apply(new AttentionMix(layout), Var.apply(new RaggedSoftmax(layout.rowStarts()), s), x[2]);
                 }), "new AttentionScores(AttentionLayout,double)", "new AttentionMix(AttentionLayout)", "new RaggedSoftmax(int[])");
+        r.add("new ScaledDotProductAttention(AttentionLayout,double)", new OpCase("fused self-attention over lists of d0,"
+                + " d1", d -> shapes(m(d[0] + d[1], 2 * d[2]), m(d[0] + d[1], 2 * d[2]), m(d[0] + d[1], 2 * d[2])), LO, HI,
+                (e, x) -> Var.apply(new ScaledDotProductAttention(new AttentionLayout(new int[] {0, e.dims()[0],
+                    e.dims()[0] + e.dims()[1]}, 2), 1 / Math.sqrt(e.dims()[2])), x[0], x[1], x[2])));
     }
 
     /** The ops with a constant operand, the constant a side input (see the class comment). */

@@ -70,13 +70,13 @@ public interface AttentionKernels {
     /**
      * Softmax of one row x[off .. off+n-1] into y: with mx = max_k x_k (NaN if any is NaN),
      * y_k = e_k / sum_k e_k, e_k = exp(x_k - mx), the sum in the {@value #SUM_LANES}-lane order of
-     * this interface. An empty row writes nothing.
+     * this interface. An empty row writes nothing. y may be x (the row is normalized in place).
      */
     void softmaxF64(double[] x, double[] y, int off, int n);
 
     /**
      * The softmax's input gradient over one row: dx_k = y_k * (g_k - t), t = sum_k g_k * y_k in the
-     * {@value #SUM_LANES}-lane order, for k in off .. off+n-1.
+     * {@value #SUM_LANES}-lane order, for k in off .. off+n-1. dx may be g.
      */
     void softmaxBackwardF64(double[] y, double[] g, double[] dx, int off, int n);
 }

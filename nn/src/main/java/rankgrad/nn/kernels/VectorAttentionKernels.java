@@ -19,8 +19,8 @@ import rankgrad.simd.internal.VectorSupport;
  *       loads two vectors of a row of B^T per step and broadcasts A's elements: a tile of four rows
  *       by two vectors of S, eight independent sums (one would wait on the add's latency).
  *   <li>{@link #mixF64}, {@link #mixTransposedF64}: lanes over c, the columns of an output row;
- *       two rows by four vectors at a time, then single rows and vectors; the loop over the m
- *       terms broadcasts the weight.
+ *       four rows (512-bit vectors) or two by four vectors at a time, then single rows and
+ *       vectors; the loop over the m terms broadcasts the weight.
  *   <li>The softmax: lanes over the row, {@link VectorMath#exp(DoubleVector)} (whose bits {@code
  *       LaneMath.exp} reproduces in the scalar reference), and the {@value #SUM_LANES} partial sums
  *       of the interface kept in a small array, a vector of k .. k + lanes - 1 added at partial
@@ -35,6 +35,12 @@ final class VectorAttentionKernels implements AttentionKernels {
     private static final int DL = DOUBLE.length();
     /** Vectors per output row in one pass of the mixes. */
     private static final int BLOCK = 4;
+    /**
+     * Whether the mixes take four output rows per pass: 16 accumulators, 4 loaded vectors and the
+     * weights fit the 32 registers of AVX-512 (512-bit vectors); narrower vectors (AVX2: 16
+     * registers) keep two rows, which would otherwise spill.
+     */
+    private static final boolean FOUR_ROWS = DOUBLE.vectorBitSize() >= 512;
 
     /**
      * For reflective loading by {@link NnKernelProvider}.
@@ -122,6 +128,11 @@ final class VectorAttentionKernels implements AttentionKernels {
     public void mixF64(double[] p, int pOff, double[] b, int bOff, int stride, int m, int d, double scale,
             double[] out, int outOff) {
         int i = 0;
+        if (FOUR_ROWS) {
+            for (; i + 4 <= m; i += 4) {
+                weightedSums4(p, pOff + i * m, m, 1, b, bOff, stride, m, d, scale, out, outOff + i * stride);
+            }
+        }
         for (; i + 2 <= m; i += 2) {
             weightedSums(p, pOff + i * m, pOff + (i + 1) * m, 1, b, bOff, stride, m, d, scale, out, outOff + i * stride);
         }
@@ -134,11 +145,103 @@ final class VectorAttentionKernels implements AttentionKernels {
     public void mixTransposedF64(double[] p, int pOff, double[] a, int aOff, int stride, int m, int d, double scale,
             double[] out, int outOff) {
         int j = 0;
+        if (FOUR_ROWS) {
+            for (; j + 4 <= m; j += 4) {
+                weightedSums4(p, pOff + j, 1, m, a, aOff, stride, m, d, scale, out, outOff + j * stride);
+            }
+        }
         for (; j + 2 <= m; j += 2) {
             weightedSums(p, pOff + j, pOff + j + 1, m, a, aOff, stride, m, d, scale, out, outOff + j * stride);
         }
         if (j < m) {
             weightedSum(p, pOff + j, m, a, aOff, stride, m, d, scale, out, outOff + j * stride, 0);
+        }
+    }
+
+    /**
+     * Four adjacent output rows, o + r stride for r &lt; 4, with the weights of row r starting at
+     * w0 + r rStep: {@link #weightedSum} of each, the blocks of four vectors of the four rows in
+     * one pass (sixteen independent sums share each load of x, against eight in {@link
+     * #weightedSums}); the columns after the last block one row at a time.
+     */
+    private static void weightedSums4(double[] w, int w0, int rStep, int wStep, double[] x, int xOff, int stride,
+            int m, int d, double scale, double[] out, int o) {
+        int c = 0;
+        int oa = o;
+        int ob = o + stride;
+        int oc = o + 2 * stride;
+        int od = o + 3 * stride;
+        int wa = w0;
+        int wb = w0 + rStep;
+        int wc = w0 + 2 * rStep;
+        int wd = w0 + 3 * rStep;
+        for (; c + BLOCK * DL <= d; c += BLOCK * DL) {
+            DoubleVector a0 = DoubleVector.fromArray(DOUBLE, out, oa + c);
+            DoubleVector a1 = DoubleVector.fromArray(DOUBLE, out, oa + c + DL);
+            DoubleVector a2 = DoubleVector.fromArray(DOUBLE, out, oa + c + 2 * DL);
+            DoubleVector a3 = DoubleVector.fromArray(DOUBLE, out, oa + c + 3 * DL);
+            DoubleVector b0 = DoubleVector.fromArray(DOUBLE, out, ob + c);
+            DoubleVector b1 = DoubleVector.fromArray(DOUBLE, out, ob + c + DL);
+            DoubleVector b2 = DoubleVector.fromArray(DOUBLE, out, ob + c + 2 * DL);
+            DoubleVector b3 = DoubleVector.fromArray(DOUBLE, out, ob + c + 3 * DL);
+            DoubleVector c0 = DoubleVector.fromArray(DOUBLE, out, oc + c);
+            DoubleVector c1 = DoubleVector.fromArray(DOUBLE, out, oc + c + DL);
+            DoubleVector c2 = DoubleVector.fromArray(DOUBLE, out, oc + c + 2 * DL);
+            DoubleVector c3 = DoubleVector.fromArray(DOUBLE, out, oc + c + 3 * DL);
+            DoubleVector d0 = DoubleVector.fromArray(DOUBLE, out, od + c);
+            DoubleVector d1 = DoubleVector.fromArray(DOUBLE, out, od + c + DL);
+            DoubleVector d2 = DoubleVector.fromArray(DOUBLE, out, od + c + 2 * DL);
+            DoubleVector d3 = DoubleVector.fromArray(DOUBLE, out, od + c + 3 * DL);
+            for (int t = 0; t < m; t++) {
+                int wt = t * wStep;
+                double fa = scale * w[wa + wt];
+                double fb = scale * w[wb + wt];
+                double fc = scale * w[wc + wt];
+                double fd = scale * w[wd + wt];
+                int xt = xOff + t * stride + c;
+                DoubleVector x0 = DoubleVector.fromArray(DOUBLE, x, xt);
+                DoubleVector x1 = DoubleVector.fromArray(DOUBLE, x, xt + DL);
+                DoubleVector x2 = DoubleVector.fromArray(DOUBLE, x, xt + 2 * DL);
+                DoubleVector x3 = DoubleVector.fromArray(DOUBLE, x, xt + 3 * DL);
+                a0 = a0.add(x0.mul(fa));
+                a1 = a1.add(x1.mul(fa));
+                a2 = a2.add(x2.mul(fa));
+                a3 = a3.add(x3.mul(fa));
+                b0 = b0.add(x0.mul(fb));
+                b1 = b1.add(x1.mul(fb));
+                b2 = b2.add(x2.mul(fb));
+                b3 = b3.add(x3.mul(fb));
+                c0 = c0.add(x0.mul(fc));
+                c1 = c1.add(x1.mul(fc));
+                c2 = c2.add(x2.mul(fc));
+                c3 = c3.add(x3.mul(fc));
+                d0 = d0.add(x0.mul(fd));
+                d1 = d1.add(x1.mul(fd));
+                d2 = d2.add(x2.mul(fd));
+                d3 = d3.add(x3.mul(fd));
+            }
+            a0.intoArray(out, oa + c);
+            a1.intoArray(out, oa + c + DL);
+            a2.intoArray(out, oa + c + 2 * DL);
+            a3.intoArray(out, oa + c + 3 * DL);
+            b0.intoArray(out, ob + c);
+            b1.intoArray(out, ob + c + DL);
+            b2.intoArray(out, ob + c + 2 * DL);
+            b3.intoArray(out, ob + c + 3 * DL);
+            c0.intoArray(out, oc + c);
+            c1.intoArray(out, oc + c + DL);
+            c2.intoArray(out, oc + c + 2 * DL);
+            c3.intoArray(out, oc + c + 3 * DL);
+            d0.intoArray(out, od + c);
+            d1.intoArray(out, od + c + DL);
+            d2.intoArray(out, od + c + 2 * DL);
+            d3.intoArray(out, od + c + 3 * DL);
+        }
+        if (c < d) {
+            weightedSum(w, wa, wStep, x, xOff, stride, m, d, scale, out, oa, c);
+            weightedSum(w, wb, wStep, x, xOff, stride, m, d, scale, out, ob, c);
+            weightedSum(w, wc, wStep, x, xOff, stride, m, d, scale, out, oc, c);
+            weightedSum(w, wd, wStep, x, xOff, stride, m, d, scale, out, od, c);
         }
     }
 
@@ -237,6 +340,12 @@ final class VectorAttentionKernels implements AttentionKernels {
         }
     }
 
+    /**
+     * The row's passes are separate methods that exchange only arrays and scalars: with the
+     * exponential's polynomial inlined twice, one method outgrew C2's inlining budget
+     * (NodeCountInliningCutoff), and the calls it then left out (the constants' broadcasts, the
+     * partial sums) passed every vector as an allocated object: a third of the forward pass.
+     */
     @Override
     public void softmaxF64(double[] x, double[] y, int off, int n) {
         if (DL > SUM_LANES) {
@@ -246,13 +355,32 @@ final class VectorAttentionKernels implements AttentionKernels {
         if (n == 0) {
             return;
         }
+        double max = rowMax(x, off, n);
+        double[] part = new double[SUM_LANES];
         int full = DOUBLE.loopBound(n);
-        VectorMask<Double> tail = DOUBLE.indexInRange(full, n);
+        exponentials(x, y, off, full, max, part);
+        if (full < n) {
+            lastExponentials(x, y, off, full, n, max, part);
+        }
+        double sum = ScalarAttentionKernels.combine(part);
+        for (int k = 0; k < full; k += DL) {
+            DoubleVector.fromArray(DOUBLE, y, off + k).div(sum).intoArray(y, off + k);
+        }
+        if (full < n) {
+            VectorMask<Double> tail = DOUBLE.indexInRange(full, n);
+            DoubleVector.fromArray(DOUBLE, y, off + full, tail).div(sum).intoArray(y, off + full, tail);
+        }
+    }
+
+    /** max of x[off .. off + n - 1] (n &gt; 0). */
+    private static double rowMax(double[] x, int off, int n) {
+        int full = DOUBLE.loopBound(n);
         DoubleVector mv = DoubleVector.broadcast(DOUBLE, Double.NEGATIVE_INFINITY);
         for (int k = 0; k < full; k += DL) {
             mv = mv.max(DoubleVector.fromArray(DOUBLE, x, off + k));
         }
         if (full < n) {
+            VectorMask<Double> tail = DOUBLE.indexInRange(full, n);
             mv = mv.lanewise(VectorOperators.MAX, DoubleVector.fromArray(DOUBLE, x, off + full, tail), tail);
         }
         // max is exact, commutative and associative (NaN, and +0 over -0, win in any order): any
@@ -263,24 +391,25 @@ final class VectorAttentionKernels implements AttentionKernels {
         for (double l : lanes) {
             max = Math.max(max, l);
         }
-        double[] part = new double[SUM_LANES];
+        return max;
+    }
+
+    /** y[off + k] = exp(x[off + k] - max) for the whole vectors k &lt; full, each added to its partial sum. */
+    private static void exponentials(double[] x, double[] y, int off, int full, double max, double[] part) {
         for (int k = 0; k < full; k += DL) {
             DoubleVector e = VectorMath.exp(DoubleVector.fromArray(DOUBLE, x, off + k).sub(max));
             e.intoArray(y, off + k);
             accumulate(part, k, e);
         }
-        if (full < n) {
-            DoubleVector e = VectorMath.exp(DoubleVector.fromArray(DOUBLE, x, off + full, tail).sub(max));
-            e.intoArray(y, off + full, tail);
-            accumulate(part, full, e, tail);
-        }
-        double sum = ScalarAttentionKernels.combine(part);
-        for (int k = 0; k < full; k += DL) {
-            DoubleVector.fromArray(DOUBLE, y, off + k).div(sum).intoArray(y, off + k);
-        }
-        if (full < n) {
-            DoubleVector.fromArray(DOUBLE, y, off + full, tail).div(sum).intoArray(y, off + full, tail);
-        }
+    }
+
+    /** {@link #exponentials} of the last, partial vector, full &lt;= k &lt; n. */
+    private static void lastExponentials(double[] x, double[] y, int off, int full, int n, double max,
+            double[] part) {
+        VectorMask<Double> tail = DOUBLE.indexInRange(full, n);
+        DoubleVector e = VectorMath.exp(DoubleVector.fromArray(DOUBLE, x, off + full, tail).sub(max));
+        e.intoArray(y, off + full, tail);
+        accumulate(part, full, e, tail);
     }
 
     @Override

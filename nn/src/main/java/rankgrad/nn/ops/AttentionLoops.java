@@ -1,11 +1,13 @@
 package rankgrad.nn.ops;
 
+import java.util.Arrays;
 import java.util.function.IntConsumer;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Tensor;
 import rankgrad.nn.kernels.AttentionKernels;
 import rankgrad.nn.kernels.NnKernelProvider;
 import rankgrad.simd.Parallel;
+import rankgrad.simd.RowChunks;
 
 /**
  * The loops of listwise self-attention on float64 arrays, separate from the graph logic of
@@ -14,7 +16,7 @@ import rankgrad.simd.Parallel;
  * AttentionKernels}, a scalar reference and a Vector API implementation with the same bits, chosen
  * by {@link NnKernelProvider#attention()}). Matrices are row-major N x w; head h reads columns
  * h d .. h d + d - 1, d = w / heads; scores follow {@link AttentionLayout}. The layer norm's loops
- * (O(N w), a small share of an epoch) are plain Java here.
+ * (O(N w), a small share of an epoch) are plain Java here, parallel over rows.
  *
  * <p>Determinism: work is split over lists (softmax rows) with a partition that depends on the
  * list (row) count alone, every list writes only its own rows and score block, and each kernel
@@ -25,6 +27,14 @@ final class AttentionLoops {
     private static final int LISTS_PER_TASK = 8;
     /** Softmax rows per parallel task (a row of a 50-document list is about 50 exponentials). */
     private static final int ROWS_PER_TASK = 256;
+    /**
+     * Spare doubles after a score block in scratch: the masked vectors of a block's last row (two
+     * of at most 8 lanes from the last full one) then stay inside the array, where the Vector API
+     * takes its fast path instead of checking the mask lane by lane (or deoptimizing).
+     */
+    static final int BLOCK_PAD = 2 * AttentionKernels.SUM_LANES;
+    /** Columns per task of the layer norm's column sums (a 64-wide block splits into 4). */
+    private static final int COLUMNS_PER_TASK = 16;
 
     private AttentionLoops() {
     }
@@ -37,15 +47,24 @@ final class AttentionLoops {
 
     /** Runs {@code body} for every list q, split into tasks by the list count alone. */
     static void forEachList(AttentionLayout layout, IntConsumer body) {
-        int lists = layout.lists();
-        int tasks = Parallel.tasksFor(lists, LISTS_PER_TASK);
-        Parallel.forEach(tasks, t -> {
-            int from = (int) ((long) lists * t / tasks);
-            int to = (int) ((long) lists * (t + 1) / tasks);
+        forEachListRange(layout, (from, to) -> {
             for (int q = from; q < to; q++) {
                 body.accept(q);
             }
         });
+    }
+
+    /** Runs {@code body} on the lists [from, to) of each task, split by the list count alone. */
+    private static void forEachListRange(AttentionLayout layout, Range body) {
+        int lists = layout.lists();
+        int tasks = Parallel.tasksFor(lists, LISTS_PER_TASK);
+        Parallel.forEach(tasks, t -> body.run((int) ((long) lists * t / tasks), (int) ((long) lists * (t + 1) / tasks)));
+    }
+
+    /** The lists [from, to) of one task. */
+    @FunctionalInterface
+    private interface Range {
+        void run(int from, int to);
     }
 
     /** Runs {@code body} for every (list q, head h) with the list's first row and its first score of head h. */
@@ -119,6 +138,199 @@ final class AttentionLoops {
     }
 
     /**
+     * The forward pass of {@link ScaledDotProductAttention}, one list at a time and within it head
+     * by head, each score block worked on while it is in cache: the list's rows of Q, K and V
+     * widened to float64 into the task's scratch, the logits into {@code y[q]} (the list's m x m
+     * blocks head after head, allocated by the task), rounded to float32 for a float32 output as
+     * {@link AttentionScores} rounds its output, the softmax of each row in place ({@link
+     * RaggedSoftmax}), then O += P V with P the softmax rounded again ({@link
+     * AttentionMix} reads the rounded tensor), and the list's rows of O rounded once into {@code
+     * out}. The same kernel calls on the same values as the three ops, so the same bits; the
+     * conversions run in parallel on rows in cache instead of whole matrices on one thread.
+     */
+    static void attention(Tensor qt, Tensor kt, Tensor vt, AttentionLayout layout, double scale, double[][] y,
+            Tensor out) {
+        AttentionKernels k = NnKernelProvider.attention();
+        int heads = layout.heads();
+        int w = qt.cols();
+        int d = w / heads;
+        boolean round = out.dtype() == DType.F32;
+        forEachListRange(layout, (from, to) -> {
+            int mMax = longest(layout, from, to);
+            double[] qb = new double[mMax * w];
+            double[] kb = new double[mMax * w];
+            double[] vb = new double[mMax * w];
+            double[] ob = new double[mMax * w];
+            double[] p = round ? new double[mMax * mMax] : null;
+            for (int q = from; q < to; q++) {
+                int m = layout.size(q);
+                int first = layout.start(q);
+                widen(qt, first, m, qb);
+                widen(kt, first, m, kb);
+                widen(vt, first, m, vb);
+                Arrays.fill(ob, 0, m * w, 0);
+                // Allocated (and zeroed) here, in parallel and in cache, not as one array before the pass.
+                double[] yq = new double[heads * m * m + BLOCK_PAD];
+                y[q] = yq;
+                for (int h = 0; h < heads; h++) {
+                    int sb = h * m * m;
+                    int at = h * d;
+                    k.scoresF64(qb, at, kb, at, w, m, d, scale, yq, sb);
+                    if (round) {
+                        roundToFloat(yq, sb, yq, sb, m * m);
+                    }
+                    for (int i = 0; i < m; i++) {
+                        k.softmaxF64(yq, yq, sb + i * m, m);
+                    }
+                    if (round) {
+                        roundToFloat(yq, sb, p, 0, m * m);
+                        k.mixF64(p, 0, vb, at, w, m, d, 1, ob, at);
+                    } else {
+                        k.mixF64(yq, sb, vb, at, w, m, d, 1, ob, at);
+                    }
+                }
+                narrow(ob, first, m, out);
+            }
+        });
+    }
+
+    /**
+     * The backward pass of {@link #attention} with g = dL/dO, block by block as the three ops'
+     * backward passes compute it: dP = g V^T (rounded when the gradient is float32), dV = P^T g,
+     * dS = the softmax's backward of dP (rounded), dQ = scale dS K, dK = scale dS^T Q. dP and dS
+     * share one m x m block of scratch, never a score-sized array; each list's rows of dQ, dK, dV
+     * are summed in scratch and rounded once into the outputs. Any output may be null (not needed).
+     */
+    static void attentionBackward(Tensor qt, Tensor kt, Tensor vt, double[][] y, AttentionLayout layout,
+            double scale, Tensor g, Tensor dq, Tensor dk, Tensor dv) {
+        AttentionKernels k = NnKernelProvider.attention();
+        int heads = layout.heads();
+        int w = qt.cols();
+        int d = w / heads;
+        boolean round = g.dtype() == DType.F32;
+        boolean scores = dq != null || dk != null;
+        forEachListRange(layout, (from, to) -> {
+            int mMax = longest(layout, from, to);
+            int block = mMax * w;
+            double[] qb = new double[block];
+            double[] kb = new double[block];
+            double[] vb = new double[block];
+            double[] gb = new double[block];
+            double[] dqb = new double[block];
+            double[] dkb = new double[block];
+            double[] dvb = new double[block];
+            // The softmax kernels read y, g and write dx at one offset: y's block is copied beside dS.
+            double[] yb = new double[mMax * mMax + BLOCK_PAD];
+            double[] ds = new double[mMax * mMax + BLOCK_PAD];
+            double[] p = new double[mMax * mMax];
+            for (int q = from; q < to; q++) {
+                int m = layout.size(q);
+                int first = layout.start(q);
+                int rows = m * w;
+                widen(g, first, m, gb);
+                if (scores) {
+                    widen(qt, first, m, qb);
+                    widen(kt, first, m, kb);
+                    widen(vt, first, m, vb);
+                    Arrays.fill(dqb, 0, rows, 0);
+                    Arrays.fill(dkb, 0, rows, 0);
+                }
+                Arrays.fill(dvb, 0, rows, 0);
+                double[] yq = y[q];
+                for (int h = 0; h < heads; h++) {
+                    int sb = h * m * m;
+                    int at = h * d;
+                    if (dv != null) {
+                        if (round) {
+                            roundToFloat(yq, sb, p, 0, m * m);
+                            k.mixTransposedF64(p, 0, gb, at, w, m, d, 1, dvb, at);
+                        } else {
+                            k.mixTransposedF64(yq, sb, gb, at, w, m, d, 1, dvb, at);
+                        }
+                    }
+                    if (!scores) {
+                        continue;
+                    }
+                    k.scoresF64(gb, at, vb, at, w, m, d, 1, ds, 0);
+                    if (round) {
+                        roundToFloat(ds, 0, ds, 0, m * m);
+                    }
+                    System.arraycopy(yq, sb, yb, 0, m * m);
+                    for (int i = 0; i < m; i++) {
+                        k.softmaxBackwardF64(yb, ds, ds, i * m, m);
+                    }
+                    if (round) {
+                        roundToFloat(ds, 0, ds, 0, m * m);
+                    }
+                    if (dq != null) {
+                        k.mixF64(ds, 0, kb, at, w, m, d, scale, dqb, at);
+                    }
+                    if (dk != null) {
+                        k.mixTransposedF64(ds, 0, qb, at, w, m, d, scale, dkb, at);
+                    }
+                }
+                if (dq != null) {
+                    narrow(dqb, first, m, dq);
+                }
+                if (dk != null) {
+                    narrow(dkb, first, m, dk);
+                }
+                if (dv != null) {
+                    narrow(dvb, first, m, dv);
+                }
+            }
+        });
+    }
+
+    /** The most documents of one list among lists from .. to - 1. */
+    private static int longest(AttentionLayout layout, int from, int to) {
+        int m = 0;
+        for (int q = from; q < to; q++) {
+            m = Math.max(m, layout.size(q));
+        }
+        return m;
+    }
+
+    /** Rows first .. first + m - 1 of the matrix t as float64 into to[0 .. m cols). */
+    private static void widen(Tensor t, int first, int m, double[] to) {
+        int w = t.cols();
+        widenFlat(t, first * w, m * w, to);
+    }
+
+    /** Elements from .. from + n - 1 of t (flat, row-major) as float64 into to[0 .. n). */
+    private static void widenFlat(Tensor t, int from, int n, double[] to) {
+        if (t.dtype() == DType.F64) {
+            System.arraycopy(t.f64(), from, to, 0, n);
+            return;
+        }
+        float[] a = t.f32();
+        for (int i = 0; i < n; i++) {
+            to[i] = a[from + i];
+        }
+    }
+
+    /** from[0 .. m cols) into rows first .. first + m - 1 of t, rounded once to t's dtype. */
+    private static void narrow(double[] from, int first, int m, Tensor t) {
+        int w = t.cols();
+        if (t.dtype() == DType.F64) {
+            System.arraycopy(from, 0, t.f64(), first * w, m * w);
+            return;
+        }
+        float[] a = t.f32();
+        int at = first * w;
+        for (int i = 0; i < m * w; i++) {
+            a[at + i] = (float) from[i];
+        }
+    }
+
+    /** to[toOff + i] = (float) from[fromOff + i] for i &lt; n: what a float32 tensor between two ops would hold. */
+    private static void roundToFloat(double[] from, int fromOff, double[] to, int toOff, int n) {
+        for (int i = 0; i < n; i++) {
+            to[toOff + i] = (float) from[fromOff + i];
+        }
+    }
+
+    /**
      * y = softmax of each row x[rows[r] .. rows[r+1]-1] (exponentials of x - max(row), so nothing
      * overflows; an empty row writes nothing), rows split into tasks by their count alone.
      */
@@ -152,65 +364,102 @@ final class AttentionLoops {
     }
 
     /**
-     * Per row of the n x w matrix x: xhat = (x - mean) / sqrt(var + eps) (biased variance) into
-     * {@code xhat}, 1 / sqrt(var + eps) into {@code inv}, y = gamma xhat + beta into {@code y}.
+     * Per row r of the n x w matrix x, widened to float64: mean[r], inv[r] = 1 / sqrt(var + eps)
+     * (biased variance), xhat = (x - mean) inv and y = gamma xhat + beta, rounded once into
+     * {@code y}'s dtype. Rows in parallel ({@link RowChunks}), each row by one task in one order,
+     * and no n x w float64 array: the bits do not depend on the thread count, and the conversions
+     * run in the tasks, in cache.
      */
-    static void layerNorm(double[] x, int n, int w, double[] gamma, double[] beta, double eps, double[] xhat,
-            double[] inv, double[] y) {
-        for (int r = 0; r < n; r++) {
-            int at = r * w;
-            double mean = 0;
-            for (int c = 0; c < w; c++) {
-                mean += x[at + c];
+    static void layerNorm(Tensor x, double[] gamma, double[] beta, double eps, double[] mean, double[] inv, Tensor y) {
+        int n = x.rows();
+        int w = x.cols();
+        RowChunks.forEach(n, w, (from, to) -> {
+            double[] xr = new double[w];
+            double[] yr = new double[w];
+            for (int r = from; r < to; r++) {
+                widen(x, r, 1, xr);
+                double mu = 0;
+                for (int c = 0; c < w; c++) {
+                    mu += xr[c];
+                }
+                mu /= w;
+                double var = 0;
+                for (int c = 0; c < w; c++) {
+                    double dev = xr[c] - mu;
+                    var += dev * dev;
+                }
+                var /= w;
+                double is = 1 / Math.sqrt(var + eps);
+                mean[r] = mu;
+                inv[r] = is;
+                for (int c = 0; c < w; c++) {
+                    yr[c] = gamma[c] * ((xr[c] - mu) * is) + beta[c];
+                }
+                narrow(yr, r, 1, y);
             }
-            mean /= w;
-            double var = 0;
-            for (int c = 0; c < w; c++) {
-                double dev = x[at + c] - mean;
-                var += dev * dev;
-            }
-            var /= w;
-            double is = 1 / Math.sqrt(var + eps);
-            inv[r] = is;
-            for (int c = 0; c < w; c++) {
-                double xh = (x[at + c] - mean) * is;
-                xhat[at + c] = xh;
-                y[at + c] = gamma[c] * xh + beta[c];
-            }
-        }
+        });
     }
 
     /**
-     * The gradients of {@link #layerNorm}: with gh = g gamma,
-     * dx = inv (gh - mean(gh) - xhat mean(gh xhat)) per row, dgamma = sum_rows g xhat,
-     * dbeta = sum_rows g (any output may be null).
+     * The gradients of {@link #layerNorm} with g = dL/dy and xhat recomputed from x, mean and inv
+     * (the forward pass's expression, so its bits): with gh = g gamma,
+     * dx = inv (gh - mean(gh) - xhat mean(gh xhat)) per row (rounded once into {@code dx}),
+     * dgamma = sum_rows g xhat, dbeta = sum_rows g (any output may be null). dx in parallel over
+     * rows; dgamma and dbeta in parallel over blocks of columns, each column summed over the rows
+     * from the first to the last (the order of a sequential loop, whatever the thread count).
      */
-    static void layerNormBackward(double[] xhat, double[] inv, int n, int w, double[] gamma, double[] g, double[] dx,
+    static void layerNormBackward(Tensor x, double[] mean, double[] inv, double[] gamma, Tensor g, Tensor dx,
             double[] dgamma, double[] dbeta) {
-        for (int r = 0; r < n; r++) {
-            int at = r * w;
-            if (dx != null) {
-                double meanG = 0;
-                double meanGx = 0;
-                for (int c = 0; c < w; c++) {
-                    double gh = g[at + c] * gamma[c];
-                    meanG += gh;
-                    meanGx += gh * xhat[at + c];
+        int n = x.rows();
+        int w = x.cols();
+        if (dx != null) {
+            RowChunks.forEach(n, w, (from, to) -> {
+                double[] xr = new double[w];
+                double[] gr = new double[w];
+                double[] xh = new double[w];
+                for (int r = from; r < to; r++) {
+                    widen(x, r, 1, xr);
+                    widen(g, r, 1, gr);
+                    double meanG = 0;
+                    double meanGx = 0;
+                    for (int c = 0; c < w; c++) {
+                        xh[c] = (xr[c] - mean[r]) * inv[r];
+                        double gh = gr[c] * gamma[c];
+                        meanG += gh;
+                        meanGx += gh * xh[c];
+                    }
+                    meanG /= w;
+                    meanGx /= w;
+                    for (int c = 0; c < w; c++) {
+                        // dx overwrites the row of x's scratch: x is read no more for this row.
+                        xr[c] = inv[r] * (gr[c] * gamma[c] - meanG - xh[c] * meanGx);
+                    }
+                    narrow(xr, r, 1, dx);
                 }
-                meanG /= w;
-                meanGx /= w;
-                for (int c = 0; c < w; c++) {
-                    dx[at + c] = inv[r] * (g[at + c] * gamma[c] - meanG - xhat[at + c] * meanGx);
-                }
-            }
-            for (int c = 0; c < w; c++) {
-                if (dgamma != null) {
-                    dgamma[c] += g[at + c] * xhat[at + c];
-                }
-                if (dbeta != null) {
-                    dbeta[c] += g[at + c];
-                }
-            }
+            });
         }
+        if (dgamma == null && dbeta == null) {
+            return;
+        }
+        int blocks = (w + COLUMNS_PER_TASK - 1) / COLUMNS_PER_TASK;
+        Parallel.forEach(blocks, b -> {
+            int from = b * COLUMNS_PER_TASK;
+            int to = Math.min(w, from + COLUMNS_PER_TASK);
+            int cols = to - from;
+            double[] xr = new double[cols];
+            double[] gr = new double[cols];
+            for (int r = 0; r < n; r++) {
+                widenFlat(x, r * w + from, cols, xr);
+                widenFlat(g, r * w + from, cols, gr);
+                for (int c = 0; c < cols; c++) {
+                    if (dgamma != null) {
+                        dgamma[from + c] += gr[c] * ((xr[c] - mean[r]) * inv[r]);
+                    }
+                    if (dbeta != null) {
+                        dbeta[from + c] += gr[c];
+                    }
+                }
+            }
+        });
     }
 }

@@ -21,8 +21,11 @@ import rankgrad.autodiff.Tensor;
 public final class LayerNorm implements Op<LayerNorm.Saved> {
     private final double eps;
 
-    /** Residuals: xhat, 1 / sqrt(var + eps) per row, and gamma, in float64. */
-    record Saved(double[] xhat, double[] inv, double[] gamma, int n, int w) {
+    /**
+     * Residuals: x (read, never written), each row's mean and 1 / sqrt(var + eps), and gamma, in
+     * float64; backward recomputes xhat from them rather than keeping an n x w array.
+     */
+    record Saved(Tensor x, double[] mean, double[] inv, double[] gamma) {
     }
 
     /** Layer normalization with {@code eps} added to the variance (PyTorch's default is 1e-5). */
@@ -43,25 +46,24 @@ public final class LayerNorm implements Op<LayerNorm.Saved> {
                     + ", " + in[2].dtype() + Arrays.toString(in[2].shape()));
         }
         int n = x.rows();
-        int w = x.cols();
         double[] gamma = in[1].toDoubleArray();
-        double[] xhat = new double[n * w];
+        double[] mean = new double[n];
         double[] inv = new double[n];
-        double[] y = new double[n * w];
-        AttentionLoops.layerNorm(x.toDoubleArray(), n, w, gamma, in[2].toDoubleArray(), eps, xhat, inv, y);
-        return Op.result(AttentionLoops.tensor(y, x.dtype(), n, w), new Saved(xhat, inv, gamma, n, w));
+        Tensor y = Tensor.zeros(x.dtype(), n, x.cols());
+        AttentionLoops.layerNorm(x, gamma, in[2].toDoubleArray(), eps, mean, inv, y);
+        return Op.result(y, new Saved(x, mean, inv, gamma));
     }
 
     @Override
     public Tensor[] backward(Saved s, Tensor g, boolean[] needs) {
-        double[] dx = needs[0] ? new double[s.n() * s.w()] : null;
-        double[] dgamma = needs[1] ? new double[s.w()] : null;
-        double[] dbeta = needs[2] ? new double[s.w()] : null;
-        AttentionLoops.layerNormBackward(s.xhat(), s.inv(), s.n(), s.w(), s.gamma(), g.toDoubleArray(), dx, dgamma,
-                dbeta);
+        int w = s.x().cols();
+        Tensor dx = needs[0] ? Tensor.zeros(g.dtype(), s.x().rows(), w) : null;
+        double[] dgamma = needs[1] ? new double[w] : null;
+        double[] dbeta = needs[2] ? new double[w] : null;
+        AttentionLoops.layerNormBackward(s.x(), s.mean(), s.inv(), s.gamma(), g, dx, dgamma, dbeta);
         return new Tensor[] {
-            dx == null ? null : AttentionLoops.tensor(dx, g.dtype(), s.n(), s.w()),
-            dgamma == null ? null : AttentionLoops.tensor(dgamma, g.dtype(), s.w()),
-            dbeta == null ? null : AttentionLoops.tensor(dbeta, g.dtype(), s.w())};
+            dx,
+            dgamma == null ? null : AttentionLoops.tensor(dgamma, g.dtype(), w),
+            dbeta == null ? null : AttentionLoops.tensor(dbeta, g.dtype(), w)};
     }
 }

@@ -208,6 +208,71 @@ class AttentionOpsTest {
         }
     }
 
+    /**
+     * The fused node gives the three ops' bits, forward and backward, in both dtypes: lists of 9, 1,
+     * 13 and 50 documents (the demo's length), heads of 10, 36 and 32 columns (vector blocks, tails
+     * and masks), and a seeded dO so that every gradient path is taken.
+     */
+    @Test
+    void fusedAttentionEqualsScoresSoftmaxMixBitForBit() {
+        int[] offsets = {0, 9, 10, 23, 73};
+        for (DType dtype : DType.values()) {
+            for (int heads : new int[] {2, 1}) {
+                int w = heads == 2 ? 20 : 36;
+                assertFusedEqualsUnfused(offsets, heads, w, dtype);
+            }
+            assertFusedEqualsUnfused(offsets, 2, 64, dtype);
+        }
+    }
+
+    private static void assertFusedEqualsUnfused(int[] offsets, int heads, int w, DType dtype) {
+        int n = offsets[offsets.length - 1];
+        Tensor[] in = {random(1, n, w).to(dtype), random(2, n, w).to(dtype), random(3, n, w).to(dtype)};
+        Tensor seed = random(4, n, w).to(dtype);
+        Var[] unfused = params(in);
+        Var outUnfused = attention(unfused[0], unfused[1], unfused[2], offsets, heads);
+        outUnfused.backward(seed);
+        Var[] fused = params(in);
+        Var outFused = Var.apply(new ScaledDotProductAttention(new AttentionLayout(offsets, heads),
+                1 / Math.sqrt((double) w / heads)), fused[0], fused[1], fused[2]);
+        outFused.backward(seed);
+        String what = dtype + ", " + heads + " heads of " + w / heads;
+        assertEquals(dtype, outFused.dtype());
+        assertArrayEquals(outUnfused.value().toDoubleArray(), outFused.value().toDoubleArray(), 0.0, "O, " + what);
+        for (int i = 0; i < 3; i++) {
+            assertArrayEquals(unfused[i].grad().toDoubleArray(), fused[i].grad().toDoubleArray(), 0.0,
+                    "gradient of " + "QKV".charAt(i) + ", " + what);
+        }
+    }
+
+    private static Var[] params(Tensor[] values) {
+        Var[] v = new Var[values.length];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = Var.param(values[i].copy());
+        }
+        return v;
+    }
+
+    @Test
+    void fusedAttentionBackwardMatchesCentralDifferences() {
+        int[] offsets = {0, 9, 10, 23};
+        for (int heads : new int[] {2, 1}) {
+            int w = heads == 2 ? 20 : 36;
+            GradientCheck.withDefaults().checkOp(new ScaledDotProductAttention(new AttentionLayout(offsets, heads), 0.4),
+                    random(1, 23, w), random(2, 23, w), random(3, 23, w)).assertWithin(GRAD_TOL);
+        }
+    }
+
+    @Test
+    void fusedAttentionRefusesMismatchedInputs() {
+        ScaledDotProductAttention op = new ScaledDotProductAttention(new AttentionLayout(OFFSETS, 2), 1);
+        Var q = Var.constant(random(1, 8, 4));
+        assertThrows(IllegalArgumentException.class, () -> Var.apply(op, q, q, Var.constant(random(2, 8, 6))));
+        assertThrows(IllegalArgumentException.class,
+                () -> Var.apply(op, q, Var.constant(random(2, 8, 4).to(DType.F32)), q));
+        assertThrows(IllegalArgumentException.class, () -> Var.apply(op, q, q, Var.constant(random(2, 7, 4))));
+    }
+
     /** The whole block, h + attention(h) through layer norm, with every weight a checked input. */
     @Test
     void attentionBlockBackwardMatchesCentralDifferences() {

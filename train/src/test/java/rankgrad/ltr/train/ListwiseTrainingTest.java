@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import rankgrad.simd.Parallel;
 import rankgrad.ltr.data.CubicData;
 import rankgrad.ltr.data.Dataset;
@@ -51,14 +51,19 @@ class ListwiseTrainingTest {
         assertTrue(after > before + 0.08, family.example() + ": validation NDCG@5 " + before + " -> " + after);
     }
 
-    @Test
-    void sameModelBytesForOneAndTwoThreads() throws IOException {
+    /**
+     * attn.w16 (heads of 8 columns: single vectors) and the demo's attn.h2.w64 (heads of 32: the
+     * attention kernels' four-vector blocks and the fused node's four-row mixes).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"attn.w16", "attn.h2.w64"})
+    void sameModelBytesForOneAndTwoThreads(String architecture) throws IOException {
         int threads = Parallel.threads();
         String[] files = new String[2];
         try {
             for (int t = 0; t < 2; t++) {
                 Parallel.setThreads(t + 1);
-                RankingModel model = RankingModel.create("attn.w16", FEATURES, new Normalization.QueryZScore(), 7);
+                RankingModel model = RankingModel.create(architecture, FEATURES, new Normalization.QueryZScore(), 7);
                 Trainer.of(CONFIG.withEpochs(2)).fit(model, Losses.parse("ndcg-type3", 11), TRAIN, VALID,
                         TrainingListener.none());
                 files[t] = ModelFile.toJson(model);
