@@ -1,9 +1,9 @@
 package rankgrad.nn;
 
 import java.util.Map;
-import java.util.SplittableRandom;
 import rankgrad.autodiff.Ops;
 import rankgrad.autodiff.Var;
+import rankgrad.simd.Parallel;
 
 /**
  * Dropout as a module without parameters: in training mode y = x m / (1 - p) with a fresh keep
@@ -54,15 +54,36 @@ public final class Dropout implements Layer {
 
     /**
      * The keep mask of {@code n} elements for (seed, step): element i is kept iff the i-th uniform
-     * double of a {@link SplittableRandom} seeded with a mix of both is &gt;= rate.
+     * double of a {@link java.util.SplittableRandom} seeded with s = a mix of both is &gt;= rate.
+     * That generator is SplitMix64 (Steele, Lea and Flood, OOPSLA 2014): its i-th double (0-based)
+     * is (mix(s + (i + 1) gamma) &gt;&gt;&gt; 11) 2^-53 with gamma = 0x9E3779B97F4A7C15 and mix
+     * Stafford's variant 13, a function of i alone; the mask is drawn in parallel chunks from that
+     * formula, with the generator's bits ({@code DropoutTest} checks them against it). Drawn one
+     * after the other, the masks took a quarter of a training step's time at rate 0.1.
      */
     public static boolean[] mask(long seed, long step, int n, double rate) {
-        SplittableRandom rng = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + step * 0xBF58476D1CE4E5B9L + 0x632BE59BD9B4E019L);
+        long s = seed * 0x9E3779B97F4A7C15L + step * 0xBF58476D1CE4E5B9L + 0x632BE59BD9B4E019L;
         boolean[] keep = new boolean[n];
-        for (int i = 0; i < n; i++) {
-            keep[i] = rng.nextDouble() >= rate;
-        }
+        int tasks = Parallel.tasksFor(n, MASK_GRAIN);
+        Parallel.forEach(tasks, t -> {
+            int end = (int) Math.min(n, (long) (t + 1) * MASK_GRAIN);
+            for (int i = t * MASK_GRAIN; i < end; i++) {
+                keep[i] = (mix(s + (i + 1L) * GAMMA) >>> 11) * 0x1.0p-53 >= rate;
+            }
+        });
         return keep;
+    }
+
+    /** SplitMix64's increment (the golden ratio's fraction in 64 bits), {@code SplittableRandom}'s default gamma. */
+    private static final long GAMMA = 0x9E3779B97F4A7C15L;
+    /** Mask elements per parallel task. */
+    private static final int MASK_GRAIN = 1 << 15;
+
+    /** Stafford's 64-bit mixer, variant 13 (SplitMix64's output function). */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     @Override

@@ -11,7 +11,6 @@ import rankgrad.nn.ops.AttentionMix;
 import rankgrad.nn.ops.AttentionScores;
 import rankgrad.nn.ops.RaggedSoftmax;
 import rankgrad.nn.ops.ScaledDotProductAttention;
-import rankgrad.nn.ops.ScaledDotProductAttention;
 
 /**
  * Multi-head self-attention within each list of a ragged batch (Vaswani et al. 2017, Eq. 1-2):

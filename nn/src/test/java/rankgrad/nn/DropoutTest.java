@@ -44,6 +44,30 @@ class DropoutTest {
     }
 
     @Test
+    void masksAreSplittableRandomsDoublesDrawnInParallelChunks() {
+        // The mask's formula against the generator it stands for, element by element, past several 2^15-element
+        // chunks and on 1 and 2 threads (a wrong gamma, mixer or index offset changes almost every element).
+        int before = Parallel.threads();
+        try {
+            for (int threads : new int[] {1, 2}) {
+                Parallel.setThreads(threads);
+                for (long[] seedStep : new long[][] {{7, 3}, {-5, 1L << 40}, {0, 0}}) {
+                    int n = 100_003;
+                    SplittableRandom rng = new SplittableRandom(seedStep[0] * 0x9E3779B97F4A7C15L
+                            + seedStep[1] * 0xBF58476D1CE4E5B9L + 0x632BE59BD9B4E019L);
+                    boolean[] expected = new boolean[n];
+                    for (int i = 0; i < n; i++) {
+                        expected[i] = rng.nextDouble() >= 0.1;
+                    }
+                    assertArrayEquals(expected, Dropout.mask(seedStep[0], seedStep[1], n, 0.1), Arrays.toString(seedStep));
+                }
+            }
+        } finally {
+            Parallel.setThreads(before);
+        }
+    }
+
+    @Test
     void dropsAboutTheRate() {
         int n = 200_000;
         boolean[] keep = Dropout.mask(1, 1, n, 0.3);

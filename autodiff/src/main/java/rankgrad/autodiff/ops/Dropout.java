@@ -3,6 +3,7 @@ package rankgrad.autodiff.ops;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Op;
 import rankgrad.autodiff.Tensor;
+import rankgrad.simd.Parallel;
 
 /**
  * Inverted dropout with a given mask (Srivastava et al., JMLR 2014, Sec. 10, scaled at training
@@ -14,9 +15,12 @@ import rankgrad.autodiff.Tensor;
  * seed and the training step), so the op is a deterministic function of x: the gradient check
  * runs on it as on any other op. float32 multiplies by the float32 scale (float) (1 / (1 - p)),
  * float64 by the double scale; this loop is the scalar reference (no vector kernel: the op costs
- * one pass over memory that the surrounding GEMMs dominate).
+ * one pass over memory), run on parallel chunks of {@value #GRAIN} elements (each element alone:
+ * the same bits for any thread count); on one thread it took a fifth of a training step at rate 0.1.
  */
 final class Dropout implements Op<Void> {
+    /** Elements per parallel task. */
+    private static final int GRAIN = 1 << 15;
     private final boolean[] keep;
     private final double scale;
 
@@ -54,20 +58,25 @@ final class Dropout implements Op<Void> {
             throw new IllegalArgumentException("dropout mask has " + keep.length + " elements, the input " + t.size());
         }
         Tensor out = Tensor.zerosLike(t);
-        if (t.dtype() == DType.F32) {
-            float s = (float) scale;
-            float[] x = t.f32();
-            float[] o = out.f32();
-            for (int i = 0; i < x.length; i++) {
-                o[i] = keep[i] ? x[i] * s : 0f;
+        int n = keep.length;
+        Parallel.forEach(Parallel.tasksFor(n, GRAIN), task -> {
+            int from = task * GRAIN;
+            int to = Math.min(n, from + GRAIN);
+            if (t.dtype() == DType.F32) {
+                float s = (float) scale;
+                float[] x = t.f32();
+                float[] o = out.f32();
+                for (int i = from; i < to; i++) {
+                    o[i] = keep[i] ? x[i] * s : 0f;
+                }
+            } else {
+                double[] x = t.f64();
+                double[] o = out.f64();
+                for (int i = from; i < to; i++) {
+                    o[i] = keep[i] ? x[i] * scale : 0.0;
+                }
             }
-        } else {
-            double[] x = t.f64();
-            double[] o = out.f64();
-            for (int i = 0; i < x.length; i++) {
-                o[i] = keep[i] ? x[i] * scale : 0.0;
-            }
-        }
+        });
         return out;
     }
 }
