@@ -38,18 +38,20 @@ import rankgrad.ltr.train.RunFingerprint;
  * folds the rungs stop at 3 recipes, chosen by cross-validation, and the winner is trained again on
  * the whole file. e0 is the largest whole number of epochs that keeps the total within the budget;
  * with {@code --budget TIME} the budget is converted at a rate measured while tuning and each later
- * rung gets the epochs that fit in the time left ({@link TuneClock}); the plan that ran is kept and replayed by the same
- * command ({@link TunePlans}), so that two runs choose the same winner. Every trial is a {@code rankgrad train}
- * run in this JVM with the recipe's options, so the printed command reproduces the winner; the
- * test file, when given, is scored only after the choice and never used for it.
+ * rung gets the epochs that fit in the time left ({@link TuneClock}); the plan that ran is kept and
+ * replayed by the same command ({@link TunePlans}), so that two runs choose the same winner. Every
+ * trial is a {@code rankgrad train} run in this JVM with the recipe's options, so the printed
+ * command reproduces the winner; the test file, when given, is scored only after the choice and
+ * never used for it.
  */
 @Command(name = "tune", mixinStandardHelpOptions = true, showDefaultValues = true,
         description = {"Choose a recipe on validation by successive halving under a budget; write the best model, a"
             + " leaderboard and the train command that reproduces it.",
             "The budget counts training document passes, so the same seed and budget choose the same winner on any"
                 + " machine with --budget-passes; --budget converts a time at a rate measured while tuning (a short"
-                + " run of the first recipe, then every rung), shortening later rungs to end within the time, and"
-                + " keeps the plan it ran: the same command again replays it, --plan replays it anywhere."})
+                + " run of the first recipe, then every rung), giving each later rung the epochs that fit in the"
+                + " time left, and keeps the plan it ran: the same command again replays it, --plan replays it"
+                + " anywhere."})
 final class TuneCommand implements Callable<Integer> {
     /** Halving rate (Jamieson and Talwalkar's eta). */
     static final int ETA = 3;
@@ -84,7 +86,7 @@ final class TuneCommand implements Callable<Integer> {
     Long budgetPasses;
 
     @Option(names = "--plan", paramLabel = "R:E0,E1,...", description = "exact plan instead of a budget: R recipes,"
-            + " rung r trained for Er epochs (as printed by a --budget run), e.g. 9:5,15")
+            + " rung r trained for Er epochs (as printed by a --budget run), e.g. 9:5,15,45")
     String plan;
 
     @Option(names = "--recalibrate", description = "with --budget: measure this machine's rate again instead of"

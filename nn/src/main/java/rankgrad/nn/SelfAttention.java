@@ -23,8 +23,9 @@ import rankgrad.nn.ops.ScaledDotProductAttention;
  *
  * with the softmax over the documents of the row's own list only ({@link ScaledDotProductAttention},
  * the fused {@link AttentionScores}, {@link RaggedSoftmax} and {@link AttentionMix}, same bits): a
- * document never attends to another list's documents, and batches need no padding. Parameters {@code query.*, key.*, value.*, output.*}
- * ({@link Linear}, Xavier-uniform weights as PyTorch's {@code MultiheadAttention}, zero biases).
+ * document never attends to another list's documents, and batches need no padding. Parameters
+ * {@code query.*, key.*, value.*, output.*} ({@link Linear}, Xavier-uniform weights as PyTorch's
+ * {@code MultiheadAttention}, zero biases).
  *
  * <p>Permutation equivariant within a list: permuting a list's rows permutes its outputs.
  */
