@@ -127,6 +127,19 @@ public record AttentionLayout(int[] offsets, int heads) {
         }
     }
 
+    /**
+     * Checks that {@code others} have the width and dtype of {@code first}; {@code names} names them
+     * all in the message ("Q and K").
+     */
+    static void checkAlike(String names, Tensor first, Tensor... others) {
+        for (Tensor t : others) {
+            if (t.cols() != first.cols() || t.dtype() != first.dtype()) {
+                throw new IllegalArgumentException(names + " must have one width and dtype, got " + first.cols() + " "
+                        + first.dtype() + " and " + t.cols() + " " + t.dtype());
+            }
+        }
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof AttentionLayout l && heads == l.heads && Arrays.equals(offsets, l.offsets);

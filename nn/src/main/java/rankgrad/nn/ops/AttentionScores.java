@@ -34,10 +34,7 @@ public final class AttentionScores implements Op<AttentionScores.Saved> {
     public Result<Saved> forward(Tensor... in) {
         layout.checkInput(in[0], "the queries Q");
         layout.checkInput(in[1], "the keys K");
-        if (in[0].cols() != in[1].cols() || in[0].dtype() != in[1].dtype()) {
-            throw new IllegalArgumentException("Q and K must have one width and dtype, got " + in[0].cols() + " "
-                    + in[0].dtype() + " and " + in[1].cols() + " " + in[1].dtype());
-        }
+        AttentionLayout.checkAlike("Q and K", in[0], in[1]);
         int w = in[0].cols();
         double[] q = in[0].toDoubleArray();
         double[] k = in[1].toDoubleArray();

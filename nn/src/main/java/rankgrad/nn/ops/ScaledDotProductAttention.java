@@ -49,14 +49,9 @@ public final class ScaledDotProductAttention implements Op<ScaledDotProductAtten
         layout.checkInput(in[0], "the queries Q");
         layout.checkInput(in[1], "the keys K");
         layout.checkInput(in[2], "the values V");
+        AttentionLayout.checkAlike("Q, K and V", in[0], in[1], in[2]);
         int w = in[0].cols();
         DType dtype = in[0].dtype();
-        for (int i = 1; i < 3; i++) {
-            if (in[i].cols() != w || in[i].dtype() != dtype) {
-                throw new IllegalArgumentException("Q, K and V must have one width and dtype, got " + w + " " + dtype
-                        + " and " + in[i].cols() + " " + in[i].dtype());
-            }
-        }
         double[][] p = new double[layout.lists()][];
         Tensor out = Tensor.zeros(dtype, layout.docs(), w);
         AttentionLoops.attention(in[0], in[1], in[2], layout, scale, p, out);
