@@ -7,16 +7,15 @@ import rankgrad.autodiff.Tensor;
 import rankgrad.nn.kernels.AttentionKernels;
 import rankgrad.nn.kernels.NnKernelProvider;
 import rankgrad.simd.Parallel;
-import rankgrad.simd.RowChunks;
 
 /**
  * The loops of listwise self-attention on float64 arrays, separate from the graph logic of
- * {@link AttentionScores}, {@link AttentionMix}, {@link RaggedSoftmax} and {@link LayerNorm}: they
+ * {@link AttentionScores}, {@link AttentionMix} and {@link RaggedSoftmax}: they
  * walk the lists and heads and hand each list's block to the attention kernels ({@link
  * AttentionKernels}, a scalar reference and a Vector API implementation with the same bits, chosen
  * by {@link NnKernelProvider#attention()}). Matrices are row-major N x w; head h reads columns
- * h d .. h d + d - 1, d = w / heads; scores follow {@link AttentionLayout}. The layer norm's loops
- * (O(N w), a small share of an epoch) are plain Java here, parallel over rows.
+ * h d .. h d + d - 1, d = w / heads; scores follow {@link AttentionLayout}. The row conversions
+ * ({@link #widen}, {@link #narrow}) are shared with {@link LayerNormLoops}.
  *
  * <p>Determinism: work is split over lists (softmax rows) with a partition that depends on the
  * list (row) count alone, every list writes only its own rows and score block, and each kernel
@@ -33,8 +32,6 @@ final class AttentionLoops {
      * takes its fast path instead of checking the mask lane by lane (or deoptimizing).
      */
     static final int BLOCK_PAD = 2 * AttentionKernels.SUM_LANES;
-    /** Columns per task of the layer norm's column sums (a 64-wide block splits into 4). */
-    private static final int COLUMNS_PER_TASK = 16;
 
     private AttentionLoops() {
     }
@@ -292,13 +289,13 @@ final class AttentionLoops {
     }
 
     /** Rows first .. first + m - 1 of the matrix t as float64 into to[0 .. m cols). */
-    private static void widen(Tensor t, int first, int m, double[] to) {
+    static void widen(Tensor t, int first, int m, double[] to) {
         int w = t.cols();
         widenFlat(t, first * w, m * w, to);
     }
 
     /** Elements from .. from + n - 1 of t (flat, row-major) as float64 into to[0 .. n). */
-    private static void widenFlat(Tensor t, int from, int n, double[] to) {
+    static void widenFlat(Tensor t, int from, int n, double[] to) {
         if (t.dtype() == DType.F64) {
             System.arraycopy(t.f64(), from, to, 0, n);
             return;
@@ -310,7 +307,7 @@ final class AttentionLoops {
     }
 
     /** from[0 .. m cols) into rows first .. first + m - 1 of t, rounded once to t's dtype. */
-    private static void narrow(double[] from, int first, int m, Tensor t) {
+    static void narrow(double[] from, int first, int m, Tensor t) {
         int w = t.cols();
         if (t.dtype() == DType.F64) {
             System.arraycopy(from, 0, t.f64(), first * w, m * w);
@@ -361,105 +358,5 @@ final class AttentionLoops {
     @FunctionalInterface
     private interface RowBody {
         void run(int from, int to);
-    }
-
-    /**
-     * Per row r of the n x w matrix x, widened to float64: mean[r], inv[r] = 1 / sqrt(var + eps)
-     * (biased variance), xhat = (x - mean) inv and y = gamma xhat + beta, rounded once into
-     * {@code y}'s dtype. Rows in parallel ({@link RowChunks}), each row by one task in one order,
-     * and no n x w float64 array: the bits do not depend on the thread count, and the conversions
-     * run in the tasks, in cache.
-     */
-    static void layerNorm(Tensor x, double[] gamma, double[] beta, double eps, double[] mean, double[] inv, Tensor y) {
-        int n = x.rows();
-        int w = x.cols();
-        RowChunks.forEach(n, w, (from, to) -> {
-            double[] xr = new double[w];
-            double[] yr = new double[w];
-            for (int r = from; r < to; r++) {
-                widen(x, r, 1, xr);
-                double mu = 0;
-                for (int c = 0; c < w; c++) {
-                    mu += xr[c];
-                }
-                mu /= w;
-                double var = 0;
-                for (int c = 0; c < w; c++) {
-                    double dev = xr[c] - mu;
-                    var += dev * dev;
-                }
-                var /= w;
-                double is = 1 / Math.sqrt(var + eps);
-                mean[r] = mu;
-                inv[r] = is;
-                for (int c = 0; c < w; c++) {
-                    yr[c] = gamma[c] * ((xr[c] - mu) * is) + beta[c];
-                }
-                narrow(yr, r, 1, y);
-            }
-        });
-    }
-
-    /**
-     * The gradients of {@link #layerNorm} with g = dL/dy and xhat recomputed from x, mean and inv
-     * (the forward pass's expression, so its bits): with gh = g gamma,
-     * dx = inv (gh - mean(gh) - xhat mean(gh xhat)) per row (rounded once into {@code dx}),
-     * dgamma = sum_rows g xhat, dbeta = sum_rows g (any output may be null). dx in parallel over
-     * rows; dgamma and dbeta in parallel over blocks of columns, each column summed over the rows
-     * from the first to the last (the order of a sequential loop, whatever the thread count).
-     */
-    static void layerNormBackward(Tensor x, double[] mean, double[] inv, double[] gamma, Tensor g, Tensor dx,
-            double[] dgamma, double[] dbeta) {
-        int n = x.rows();
-        int w = x.cols();
-        if (dx != null) {
-            RowChunks.forEach(n, w, (from, to) -> {
-                double[] xr = new double[w];
-                double[] gr = new double[w];
-                double[] xh = new double[w];
-                for (int r = from; r < to; r++) {
-                    widen(x, r, 1, xr);
-                    widen(g, r, 1, gr);
-                    double meanG = 0;
-                    double meanGx = 0;
-                    for (int c = 0; c < w; c++) {
-                        xh[c] = (xr[c] - mean[r]) * inv[r];
-                        double gh = gr[c] * gamma[c];
-                        meanG += gh;
-                        meanGx += gh * xh[c];
-                    }
-                    meanG /= w;
-                    meanGx /= w;
-                    for (int c = 0; c < w; c++) {
-                        // dx overwrites the row of x's scratch: x is read no more for this row.
-                        xr[c] = inv[r] * (gr[c] * gamma[c] - meanG - xh[c] * meanGx);
-                    }
-                    narrow(xr, r, 1, dx);
-                }
-            });
-        }
-        if (dgamma == null && dbeta == null) {
-            return;
-        }
-        int blocks = (w + COLUMNS_PER_TASK - 1) / COLUMNS_PER_TASK;
-        Parallel.forEach(blocks, b -> {
-            int from = b * COLUMNS_PER_TASK;
-            int to = Math.min(w, from + COLUMNS_PER_TASK);
-            int cols = to - from;
-            double[] xr = new double[cols];
-            double[] gr = new double[cols];
-            for (int r = 0; r < n; r++) {
-                widenFlat(x, r * w + from, cols, xr);
-                widenFlat(g, r * w + from, cols, gr);
-                for (int c = 0; c < cols; c++) {
-                    if (dgamma != null) {
-                        dgamma[from + c] += gr[c] * ((xr[c] - mean[r]) * inv[r]);
-                    }
-                    if (dbeta != null) {
-                        dbeta[from + c] += gr[c];
-                    }
-                }
-            }
-        });
     }
 }

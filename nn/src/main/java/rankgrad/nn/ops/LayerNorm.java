@@ -50,7 +50,7 @@ public final class LayerNorm implements Op<LayerNorm.Saved> {
         double[] mean = new double[n];
         double[] inv = new double[n];
         Tensor y = Tensor.zeros(x.dtype(), n, x.cols());
-        AttentionLoops.layerNorm(x, gamma, in[2].toDoubleArray(), eps, mean, inv, y);
+        LayerNormLoops.forward(x, gamma, in[2].toDoubleArray(), eps, mean, inv, y);
         return Op.result(y, new Saved(x, mean, inv, gamma));
     }
 
@@ -60,7 +60,7 @@ public final class LayerNorm implements Op<LayerNorm.Saved> {
         Tensor dx = needs[0] ? Tensor.zeros(g.dtype(), s.x().rows(), w) : null;
         double[] dgamma = needs[1] ? new double[w] : null;
         double[] dbeta = needs[2] ? new double[w] : null;
-        AttentionLoops.layerNormBackward(s.x(), s.mean(), s.inv(), s.gamma(), g, dx, dgamma, dbeta);
+        LayerNormLoops.backward(s.x(), s.mean(), s.inv(), s.gamma(), g, dx, dgamma, dbeta);
         return new Tensor[] {
             dx,
             dgamma == null ? null : AttentionLoops.tensor(dgamma, g.dtype(), w),
