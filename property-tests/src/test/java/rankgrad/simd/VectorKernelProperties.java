@@ -43,7 +43,7 @@ class VectorKernelProperties {
     private enum Kernel {
         DOT(Domain.BOUNDED), SUM(Domain.BOUNDED), ADD(Domain.ALL), MUL(Domain.ALL), ADD_SCALAR(Domain.ALL),
         MUL_SCALAR(Domain.ALL), AXPY(Domain.BOUNDED), EXP(Domain.ALL), SIGMOID(Domain.ALL), TANH(Domain.ALL),
-        RELU(Domain.ALL), RELU_BACKWARD(Domain.ALL);
+        RELU(Domain.ALL), RELU_BACKWARD(Domain.ALL), FIRST_NON_FINITE(Domain.ALL);
 
         final Domain domain;
 
@@ -183,6 +183,8 @@ class VectorKernelProperties {
                 }
                 assertReduction(c, SCALAR.sumF32(a, aOff, n), VECTOR.sumF32(a, aOff, n), absSum);
             }
+            case FIRST_NON_FINITE -> assertEquals(SCALAR.firstNonFiniteF32(a, aOff, n), VECTOR.firstNonFiniteF32(a, aOff, n),
+                    c.toString());
             case AXPY -> {
                 float[] ys = b.clone();
                 float[] yv = b.clone();

@@ -56,6 +56,13 @@ public interface Kernels {
     void reluBackwardF32(float[] a, int aOff, float[] g, int gOff, float[] out, int outOff, int n);
 
     /**
+     * The index i &lt; n of the first NaN or infinity among a[off+i], or -1 when all are finite
+     * (the trainer checks every gradient, weight and optimizer state after each step). Exact:
+     * every implementation returns the scalar loop's index.
+     */
+    int firstNonFiniteF32(float[] a, int off, int n);
+
+    /**
      * C = op(A) op(B), overwriting C (m x n). op(A) is m x k: A is stored m x k, or k x m when
      * {@code transA}; op(B) is k x n: B is stored k x n, or n x k when {@code transB}.
      * Multi-threaded over blocks of C whose partition depends only on (m, n, k), and each element's

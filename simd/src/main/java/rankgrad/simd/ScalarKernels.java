@@ -112,6 +112,16 @@ public final class ScalarKernels implements Kernels {
     }
 
     @Override
+    public int firstNonFiniteF32(float[] a, int off, int n) {
+        for (int i = 0; i < n; i++) {
+            if (!Float.isFinite(a[off + i])) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Override
     public void gemmF32(boolean transA, boolean transB, int m, int n, int k, float[] a, float[] b, float[] c) {
         Parallel.forEach(Parallel.tasksFor(m, GEMM_ROWS_PER_TASK), t -> {
             int r0 = t * GEMM_ROWS_PER_TASK;

@@ -246,6 +246,27 @@ final class VectorKernels implements Kernels {
     }
 
     @Override
+    public int firstNonFiniteF32(float[] a, int off, int n) {
+        int i = 0;
+        if (worthVectorizing(n)) {
+            for (int bound = loopBound(n); i < bound; i += LANES) {
+                // |x| <= MAX_VALUE is false exactly for NaN and the infinities.
+                VectorMask<Float> bad = FloatVector.fromArray(FLOAT, a, off + i).abs()
+                        .compare(VectorOperators.LE, Float.MAX_VALUE).not();
+                if (bad.anyTrue()) {
+                    return i + bad.firstTrue();
+                }
+            }
+        }
+        for (; i < n; i++) {
+            if (!Float.isFinite(a[off + i])) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Override
     public void gemmF32(boolean transA, boolean transB, int m, int n, int k, float[] a, float[] b, float[] c) {
         VectorGemm.gemm(transA, transB, m, n, k, a, b, c);
     }

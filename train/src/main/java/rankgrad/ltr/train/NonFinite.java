@@ -3,6 +3,7 @@ package rankgrad.ltr.train;
 import java.util.Map;
 import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Tensor;
+import rankgrad.simd.KernelProvider;
 
 /** Finds the first NaN or infinity among named tensors, for the trainer's divergence checks. */
 final class NonFinite {
@@ -32,12 +33,7 @@ final class NonFinite {
     private static int firstNonFinite(Tensor t) {
         if (t.dtype() == DType.F32) {
             float[] v = t.f32();
-            for (int i = 0; i < v.length; i++) {
-                if (!Float.isFinite(v[i])) {
-                    return i;
-                }
-            }
-            return -1;
+            return KernelProvider.kernels().firstNonFiniteF32(v, 0, v.length);
         }
         double[] v = t.f64();
         for (int i = 0; i < v.length; i++) {
