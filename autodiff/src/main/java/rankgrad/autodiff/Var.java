@@ -7,7 +7,10 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import rankgrad.simd.KernelProvider;
+import rankgrad.simd.Kernels;
+import rankgrad.simd.Parallel;
 
 /**
  * A node of the define-by-run graph: a value, the op and parents that made it, and after
@@ -26,6 +29,8 @@ import rankgrad.simd.KernelProvider;
  */
 public final class Var {
     private static final Var[] NO_PARENTS = new Var[0];
+    /** Elements per parallel task of a gradient sum (128 KiB of float32, as the elementwise ops take). */
+    private static final int SUM_GRAIN = 1 << 15;
 
     private final Tensor value;
     private final Var[] parents;
@@ -129,12 +134,18 @@ public final class Var {
         }
         List<Var> order = topologicalOrder();
         Map<Var, Tensor> pending = new IdentityHashMap<>();
+        // Sums this pass allocated that no op has seen yet: only the pending map holds them, so a
+        // further gradient for the same node is added into them in place (the same additions in
+        // the same order as a new sum, one n x w allocation fewer). Ops may pass one gradient
+        // tensor to several inputs, so a tensor an op returned is never written into.
+        Set<Tensor> ownSums = Collections.newSetFromMap(new IdentityHashMap<>());
         pending.put(this, seed);
         for (Var node : order) {
             Tensor g = pending.remove(node);
             if (g == null) {
                 continue;
             }
+            ownSums.remove(g);
             if (node.isLeaf()) {
                 node.accumulate(g);
                 continue;
@@ -156,7 +167,15 @@ public final class Var {
                     continue;
                 }
                 checkGradient(p, parentGrads[i], node.op.name() + " input " + i);
-                pending.merge(p, parentGrads[i], Var::sum);
+                pending.merge(p, parentGrads[i], (held, more) -> {
+                    if (ownSums.contains(held)) {
+                        add(held, more, held);
+                        return held;
+                    }
+                    Tensor total = sum(held, more);
+                    ownSums.add(total);
+                    return total;
+                });
             }
         }
     }
@@ -197,8 +216,26 @@ public final class Var {
 
     private static Tensor sum(Tensor a, Tensor b) {
         Tensor out = Tensor.zerosLike(a);
+        add(a, b, out);
+        return out;
+    }
+
+    /**
+     * out = a + b elementwise (out may be a); float32 in parallel ranges that depend on the size
+     * alone, each element on its own, so the bits do not depend on the thread count.
+     */
+    private static void add(Tensor a, Tensor b, Tensor out) {
         if (a.dtype() == DType.F32) {
-            KernelProvider.kernels().addF32(a.f32(), 0, b.f32(), 0, out.f32(), 0, a.size());
+            Kernels k = KernelProvider.kernels();
+            float[] x = a.f32();
+            float[] y = b.f32();
+            float[] o = out.f32();
+            int n = o.length;
+            int tasks = Parallel.tasksFor(n, SUM_GRAIN);
+            Parallel.forEach(tasks, t -> {
+                int from = (int) ((long) n * t / tasks);
+                k.addF32(x, from, y, from, o, from, (int) ((long) n * (t + 1) / tasks) - from);
+            });
         } else {
             double[] x = a.f64();
             double[] y = b.f64();
@@ -207,7 +244,6 @@ public final class Var {
                 o[i] = x[i] + y[i];
             }
         }
-        return out;
     }
 
     private static void checkGradient(Var node, Tensor g, String from) {

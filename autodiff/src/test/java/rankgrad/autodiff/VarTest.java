@@ -21,6 +21,30 @@ class VarTest {
     }
 
     @Test
+    void gradientsReachingANodeSeveralTimesAddUpWithoutTouchingSharedTensors() {
+        // dL/dx = 1 + 1 + 3, dL/dz = 1. Add hands one gradient tensor to both of its inputs, so x's
+        // first gradient may also be z's: adding x's later gradients into it in place would change
+        // z's. Both operand orders, since which of x's gradients arrives first follows the graph's
+        // order. Large enough to be added in several parallel ranges.
+        int n = 100_003;
+        for (boolean sumFirst : new boolean[] {true, false}) {
+            Var x = Var.param(Tensor.zeros(DType.F32, n));
+            Var z = Var.param(Tensor.zeros(DType.F32, n));
+            Var sum = Ops.add(Ops.add(x, z), x);
+            Var scaled = Ops.mul(x, 3.0);
+            Ops.sum(sumFirst ? Ops.add(sum, scaled) : Ops.add(scaled, sum)).backward();
+            float[] dx = x.grad().f32();
+            float[] dz = z.grad().f32();
+            for (int i = 0; i < n; i += 997) {
+                assertEquals(5f, dx[i], "dL/dx[" + i + "]");
+                assertEquals(1f, dz[i], "dL/dz[" + i + "]");
+            }
+            assertEquals(5f, dx[n - 1]);
+            assertEquals(1f, dz[n - 1]);
+        }
+    }
+
+    @Test
     void matmulGradientsOfRowBroadcastBias() {
         // y = x W + bias, L = sum(y): dW[p][j] = sum_i x[i][p], dbias[j] = rows.
         Var x = Var.constant(Tensor.matrix(DType.F64, new double[][] {{1, 2}, {3, 4}, {5, 6}}));
