@@ -143,6 +143,46 @@ class AttentionOpsTest {
         assertArrayEquals(f64, out32.value().toDoubleArray(), 1e-6);
     }
 
+    /**
+     * The float32 path (float32 products, float64 softmax) against the float64 one on the demo's
+     * shapes, lists of 50 documents and two heads of 32 columns, values and gradients. Its error:
+     * the inputs' rounding (2^-24 relative), then each float32 sum of at most 50 terms of order 1
+     * (the mix over a list; the scores sum 32) rounds up to 50 times at 2^-24 relative to the sum
+     * of the terms' magnitudes, at worst about 3e-6 of the largest value, and the backward pass
+     * chains three such sums (dP, dS, dQ). 3e-5 of the largest value of each tensor allows all
+     * three with a factor of three to spare (the errors, of random sign, come to about 3e-7 here),
+     * and a wrong index, head or scale errs by order 1.
+     */
+    @Test
+    void float32PathAgreesWithFloat64OnDemoShapes() {
+        int[] offsets = {0, 50, 100, 149, 199};
+        int n = offsets[offsets.length - 1];
+        int w = 64;
+        Tensor[] in = {random(11, n, w), random(12, n, w), random(13, n, w)};
+        Tensor seed = random(14, n, w);
+        Var[] f64 = params(in);
+        Var out64 = Var.apply(new ScaledDotProductAttention(new AttentionLayout(offsets, 2), 1 / Math.sqrt(32)), f64);
+        out64.backward(seed);
+        Var[] f32 = params(new Tensor[] {in[0].to(DType.F32), in[1].to(DType.F32), in[2].to(DType.F32)});
+        Var out32 = Var.apply(new ScaledDotProductAttention(new AttentionLayout(offsets, 2), 1 / Math.sqrt(32)), f32);
+        out32.backward(seed.to(DType.F32));
+        assertEquals(DType.F32, out32.dtype());
+        assertCloseToLargest("O", out64.value(), out32.value());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(DType.F32, f32[i].grad().dtype());
+            assertCloseToLargest("gradient of " + "QKV".charAt(i), f64[i].grad(), f32[i].grad());
+        }
+    }
+
+    /** |actual - expected| &lt;= 3e-5 max |expected| element by element (see the caller). */
+    private static void assertCloseToLargest(String what, Tensor expected, Tensor actual) {
+        double largest = 0;
+        for (int i = 0; i < expected.size(); i++) {
+            largest = Math.max(largest, Math.abs(expected.get(i)));
+        }
+        assertArrayEquals(expected.toDoubleArray(), actual.toDoubleArray(), 3e-5 * largest, what);
+    }
+
     @Test
     void raggedSoftmaxNormalizesEachRowAndSkipsEmptyRows() {
         int[] rows = {0, 2, 2, 5};
