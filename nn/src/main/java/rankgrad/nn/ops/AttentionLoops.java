@@ -229,12 +229,13 @@ final class AttentionLoops {
     /**
      * The forward pass of {@link ScaledDotProductAttention} into {@code out} (zero, the inputs'
      * dtype), one list at a time and within it head by head, each score block worked on while it is
-     * in cache: the logits, the softmax of each row into {@code y[q]} (the list's m x m blocks head
-     * after head, float64, allocated by the task), then O += P V. The same kernel calls on the same
-     * values as {@link AttentionScores}, {@link RaggedSoftmax} and {@link AttentionMix}, so the same
-     * bits: float64 tensors are read and summed in place in float64; float32 tensors likewise in
-     * float32, the softmax on the float32 logits widened exactly and its weights rounded to float32
-     * as the ops' tensors round them.
+     * in cache: the logits, the softmax of each row into {@code y[q]} (the list's blocks of m rows
+     * head after head, float64, allocated by the task), then O += P V. The same kernel calls on the
+     * same values as {@link AttentionScores}, {@link RaggedSoftmax} and {@link AttentionMix}, so the
+     * same bits: float64 tensors are read and summed in place in float64, {@code y[q]} holding m x m
+     * blocks; float32 tensors likewise in float32, the softmax on the float32 logits widened exactly
+     * into rows of {@link #paddedRow} doubles and its weights rounded to float32 as the ops' tensors
+     * round them.
      */
     static void attention(Tensor qt, Tensor kt, Tensor vt, AttentionLayout layout, double scale, double[][] y,
             Tensor out) {
@@ -284,18 +285,18 @@ final class AttentionLoops {
             float[] sp = new float[mMax * mMax + FLOAT_BLOCK_PAD];
             for (int q = from; q < to; q++) {
                 int m = layout.size(q);
-                int mm = m * m;
-                double[] yq = new double[heads * mm + BLOCK_PAD];
+                int mp = paddedRow(m);
+                double[] yq = new double[heads * m * mp];
                 y[q] = yq;
                 for (int h = 0; h < heads; h++) {
-                    int sb = h * mm;
+                    int sb = h * m * mp;
                     int at = layout.start(q) * w + h * d;
                     k.scoresF32(qm, at, km, at, w, m, d, scale, sp, 0);
-                    widen(sp, yq, sb, mm);
+                    widenRows(sp, m, yq, sb, mp, Double.NEGATIVE_INFINITY);
                     for (int i = 0; i < m; i++) {
-                        k.softmaxF64(yq, yq, sb + i * m, m);
+                        k.softmaxF64(yq, yq, sb + i * mp, mp);
                     }
-                    round(yq, sb, sp, mm);
+                    roundRows(yq, sb, mp, sp, m);
                     k.mixF32(sp, 0, vm, at, w, m, d, 1, om, at);
                 }
             }
@@ -377,31 +378,34 @@ final class AttentionLoops {
         float[] dvm = dv == null ? null : dv.f32();
         forEachListRange(layout, (from, to) -> {
             int mMax = longest(layout, from, to);
-            double[] yb = new double[mMax * mMax + BLOCK_PAD];
-            double[] ds = new double[mMax * mMax + BLOCK_PAD];
+            int block = mMax * paddedRow(mMax);
+            // The softmax kernels read y, g and write dx at one offset: y's block is copied beside dS.
+            double[] yb = new double[block];
+            double[] ds = new double[block];
             // One block of float32 P, then dP, then dS.
             float[] pf = new float[mMax * mMax + FLOAT_BLOCK_PAD];
             for (int q = from; q < to; q++) {
                 int m = layout.size(q);
-                int mm = m * m;
+                int mp = paddedRow(m);
                 double[] yq = y[q];
                 for (int h = 0; h < heads; h++) {
-                    int sb = h * mm;
+                    int sb = h * m * mp;
                     int at = layout.start(q) * w + h * d;
                     if (dvm != null) {
-                        round(yq, sb, pf, mm);
+                        roundRows(yq, sb, mp, pf, m);
                         k.mixTransposedF32(pf, 0, gm, at, w, m, d, 1, dvm, at);
                     }
                     if (!scores) {
                         continue;
                     }
                     k.scoresF32(gm, at, vm, at, w, m, d, 1, pf, 0);
-                    widen(pf, ds, 0, mm);
-                    System.arraycopy(yq, sb, yb, 0, mm);
+                    // g = 0 past a row: the terms g y there are 0 * (+0.0) = +0.0, which leave the sum's bits alone.
+                    widenRows(pf, m, ds, 0, mp, 0);
+                    System.arraycopy(yq, sb, yb, 0, m * mp);
                     for (int i = 0; i < m; i++) {
-                        k.softmaxBackwardF64(yb, ds, ds, i * m, m);
+                        k.softmaxBackwardF64(yb, ds, ds, i * mp, mp);
                     }
-                    round(ds, 0, pf, mm);
+                    roundRows(ds, 0, mp, pf, m);
                     if (dqm != null) {
                         k.mixF32(pf, 0, km, at, w, m, d, scale, dqm, at);
                     }
@@ -413,17 +417,45 @@ final class AttentionLoops {
         });
     }
 
-    /** to[toOff + i] = from[i] for i &lt; n, exactly (every float is a double). */
-    private static void widen(float[] from, double[] to, int toOff, int n) {
-        for (int i = 0; i < n; i++) {
-            to[toOff + i] = from[i];
+    /**
+     * The length of a float32 block's softmax rows in float64 scratch: m rounded up to a multiple of
+     * {@link AttentionKernels#SUM_LANES}, so that every row is whole vectors (the kernels' last,
+     * partial vector of a row costs as much as several whole ones). The columns past m hold
+     * -infinity in the forward pass, whose exponentials are +0.0, and 0 in the gradient, whose terms
+     * are +0.0: they land in the softmax's partial sums k mod {@value AttentionKernels#SUM_LANES} as
+     * +0.0, and a partial sum (+0.0 plus terms, never -0.0) plus +0.0 is itself, bit for bit; the max
+     * over a row ignores -infinity. So the m values of a row have the bits of a softmax over m.
+     */
+    static int paddedRow(int m) {
+        return (m + AttentionKernels.SUM_LANES - 1) / AttentionKernels.SUM_LANES * AttentionKernels.SUM_LANES;
+    }
+
+    /**
+     * The m x m float block {@code from} (dense) as float64 rows of mp values at to[toOff ..], exactly
+     * (every float is a double), the mp - m values after each row set to {@code pad}.
+     */
+    private static void widenRows(float[] from, int m, double[] to, int toOff, int mp, double pad) {
+        for (int i = 0; i < m; i++) {
+            int r = toOff + i * mp;
+            for (int j = 0; j < m; j++) {
+                to[r + j] = from[i * m + j];
+            }
+            for (int j = m; j < mp; j++) {
+                to[r + j] = pad;
+            }
         }
     }
 
-    /** to[i] = (float) from[fromOff + i] for i &lt; n: what a float32 tensor between two ops would hold. */
-    private static void round(double[] from, int fromOff, float[] to, int n) {
-        for (int i = 0; i < n; i++) {
-            to[i] = (float) from[fromOff + i];
+    /**
+     * The first m values of m rows of mp at from[fromOff ..] into the dense m x m block {@code to},
+     * each rounded once to float: what a float32 tensor between two ops would hold.
+     */
+    private static void roundRows(double[] from, int fromOff, int mp, float[] to, int m) {
+        for (int i = 0; i < m; i++) {
+            int r = fromOff + i * mp;
+            for (int j = 0; j < m; j++) {
+                to[i * m + j] = (float) from[r + j];
+            }
         }
     }
 

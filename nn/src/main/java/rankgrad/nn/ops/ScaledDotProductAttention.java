@@ -34,7 +34,10 @@ public final class ScaledDotProductAttention implements Op<ScaledDotProductAtten
     private final AttentionLayout layout;
     private final double scale;
 
-    /** Residuals: the inputs (read, never written) and the softmax in float64, unrounded, per list. */
+    /**
+     * Residuals: the inputs (read, never written) and the softmax in float64, unrounded, per list
+     * (float32 inputs: rows padded to {@code AttentionLoops.paddedRow(m)} values).
+     */
     record Saved(Tensor q, Tensor k, Tensor v, double[][] p) {
     }
 
