@@ -66,6 +66,52 @@ final class ScalarAttentionKernels implements AttentionKernels {
     }
 
     @Override
+    public void scoresF32(float[] a, int aOff, float[] b, int bOff, int stride, int m, int d, float scale,
+            float[] s, int sOff) {
+        for (int i = 0; i < m; i++) {
+            int ai = aOff + i * stride;
+            for (int j = 0; j < m; j++) {
+                int bj = bOff + j * stride;
+                float dot = 0;
+                for (int c = 0; c < d; c++) {
+                    dot += a[ai + c] * b[bj + c];
+                }
+                s[sOff + i * m + j] = scale * dot;
+            }
+        }
+    }
+
+    @Override
+    public void mixF32(float[] p, int pOff, float[] b, int bOff, int stride, int m, int d, float scale,
+            float[] out, int outOff) {
+        for (int i = 0; i < m; i++) {
+            int oi = outOff + i * stride;
+            for (int j = 0; j < m; j++) {
+                float w = scale * p[pOff + i * m + j];
+                int bj = bOff + j * stride;
+                for (int c = 0; c < d; c++) {
+                    out[oi + c] += w * b[bj + c];
+                }
+            }
+        }
+    }
+
+    @Override
+    public void mixTransposedF32(float[] p, int pOff, float[] a, int aOff, int stride, int m, int d, float scale,
+            float[] out, int outOff) {
+        for (int i = 0; i < m; i++) {
+            int ai = aOff + i * stride;
+            for (int j = 0; j < m; j++) {
+                float w = scale * p[pOff + i * m + j];
+                int oj = outOff + j * stride;
+                for (int c = 0; c < d; c++) {
+                    out[oj + c] += w * a[ai + c];
+                }
+            }
+        }
+    }
+
+    @Override
     public void softmaxF64(double[] x, double[] y, int off, int n) {
         if (n == 0) {
             return;

@@ -1,34 +1,43 @@
 package rankgrad.nn.kernels;
 
 import static rankgrad.simd.internal.VectorSupport.DOUBLE;
+import static rankgrad.simd.internal.VectorSupport.FLOAT;
 
+import java.util.Arrays;
 import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorOperators;
 import rankgrad.simd.internal.VectorMath;
 import rankgrad.simd.internal.VectorSupport;
 
 /**
- * The {@link AttentionKernels} on the Panama Vector API, float64 vectors of {@link VectorSupport}'s
- * shape (so {@code -Drankgrad.vector.bits} narrows them). Each lane holds one output element and
- * sums its terms in the scalar reference's order with a separate multiply and add, so every kernel
- * gives {@link ScalarAttentionKernels}' bits exactly:
+ * The {@link AttentionKernels} on the Panama Vector API, float64 and float32 vectors of {@link
+ * VectorSupport}'s shape (so {@code -Drankgrad.vector.bits} narrows them). Each lane holds one
+ * output element and sums its terms in the scalar reference's order with a separate multiply and
+ * add, so every kernel gives {@link ScalarAttentionKernels}' bits exactly:
  * <ul>
- *   <li>{@link #scoresF64}: lanes over j, the columns of S; B's block is first transposed into a
- *       d x m' scratch (m' = m rounded up to two whole vectors, zero-padded), so the loop over c
- *       loads two vectors of a row of B^T per step and broadcasts A's elements: a tile of four rows
- *       by two vectors of S, eight independent sums (one would wait on the add's latency).
+ *   <li>{@link #scoresF64}, {@link #scoresF32}: lanes over j, the columns of S; B's block is first
+ *       transposed into a d x m' scratch of the thread's (m' = m rounded up to two whole vectors,
+ *       zero-padded), so the loop over c loads two vectors of a row of B^T per step and broadcasts
+ *       A's elements: a tile of four rows by two vectors of S, eight independent sums (one would
+ *       wait on the add's latency).
  *   <li>{@link #mixF64}, {@link #mixTransposedF64}: lanes over c, the columns of an output row;
  *       four rows (512-bit vectors) or two by four vectors at a time, then single rows and
  *       vectors; the loop over the m terms broadcasts the weight.
+ *   <li>{@link #mixF32}, {@link #mixTransposedF32}: the same with tiles of four rows by two float
+ *       vectors (a head of 32 floats is two 512-bit vectors, where four double vectors would leave
+ *       it to the single-row path), then a single vector, then scalar columns.
  *   <li>The softmax: lanes over the row, {@link VectorMath#exp(DoubleVector)} (whose bits {@code
  *       LaneMath.exp} reproduces in the scalar reference), and the {@value #SUM_LANES} partial sums
  *       of the interface kept in a small array, a vector of k .. k + lanes - 1 added at partial
  *       k mod {@value #SUM_LANES}. Vectors wider than {@value #SUM_LANES} doubles (none of x86's)
  *       run the scalar reference's softmax.
  * </ul>
- * A partial last vector is masked. Package-private: {@link NnKernelProvider} constructs it
- * reflectively, only when {@code jdk.incubator.vector} is readable. Stateless.
+ * A partial last vector of scores is stored through a mask; the softmax loads a row's last vector
+ * whole where the array allows and sets its lanes past the row to values that change no sum
+ * (no masked arithmetic, no lane-by-lane bounds check). Package-private: {@link NnKernelProvider} constructs it
+ * reflectively, only when {@code jdk.incubator.vector} is readable. Thread-safe: its only state is
+ * each thread's scratch.
  */
 final class VectorAttentionKernels implements AttentionKernels {
     /** Double lanes per vector. */
@@ -41,6 +50,16 @@ final class VectorAttentionKernels implements AttentionKernels {
      * registers) keep two rows, which would otherwise spill.
      */
     private static final boolean FOUR_ROWS = DOUBLE.vectorBitSize() >= 512;
+    /** Float lanes per vector. */
+    private static final int FL = FLOAT.length();
+    /**
+     * Rows of a float32 product's tile, by two vectors each (the demo's head, d = 32, is two
+     * 512-bit vectors): eight independent sums hide the add's latency, and with the two loaded
+     * vectors and four weights they fit AVX2's 16 registers as well as AVX-512's 32.
+     */
+    private static final int ROWS_F32 = 4;
+    /** Each thread's scratch for B^T in the scores, kept between calls instead of allocated per list and head. */
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
     /**
      * For reflective loading by {@link NnKernelProvider}.
@@ -61,12 +80,15 @@ final class VectorAttentionKernels implements AttentionKernels {
     public void scoresF64(double[] a, int aOff, double[] b, int bOff, int stride, int m, int d, double scale,
             double[] s, int sOff) {
         int mp = (m + 2 * DL - 1) / (2 * DL) * (2 * DL);
-        double[] bt = new double[d * mp];
+        double[] bt = SCRATCH.get().doubles(d * mp);
         for (int j = 0; j < m; j++) {
             int bj = bOff + j * stride;
             for (int c = 0; c < d; c++) {
                 bt[c * mp + j] = b[bj + c];
             }
+        }
+        for (int c = 0; c < d; c++) {
+            Arrays.fill(bt, c * mp + m, (c + 1) * mp, 0);
         }
         for (int j0 = 0; j0 < m; j0 += 2 * DL) {
             // The second vector may lie wholly past m (an all-false mask stores nothing).
@@ -340,6 +362,199 @@ final class VectorAttentionKernels implements AttentionKernels {
         }
     }
 
+    @Override
+    public void scoresF32(float[] a, int aOff, float[] b, int bOff, int stride, int m, int d, float scale,
+            float[] s, int sOff) {
+        int mp = (m + 2 * FL - 1) / (2 * FL) * (2 * FL);
+        float[] bt = SCRATCH.get().floats(d * mp);
+        for (int j = 0; j < m; j++) {
+            int bj = bOff + j * stride;
+            for (int c = 0; c < d; c++) {
+                bt[c * mp + j] = b[bj + c];
+            }
+        }
+        for (int c = 0; c < d; c++) {
+            Arrays.fill(bt, c * mp + m, (c + 1) * mp, 0);
+        }
+        for (int j0 = 0; j0 < m; j0 += 2 * FL) {
+            // The second vector may lie wholly past m (an all-false mask stores nothing).
+            VectorMask<Float> keep0 = FLOAT.indexInRange(j0, m);
+            VectorMask<Float> keep1 = FLOAT.indexInRange(j0 + FL, m);
+            int i = 0;
+            for (; i + ROWS_F32 <= m; i += ROWS_F32) {
+                int a0 = aOff + i * stride;
+                FloatVector s00 = FloatVector.zero(FLOAT);
+                FloatVector s01 = s00;
+                FloatVector s10 = s00;
+                FloatVector s11 = s00;
+                FloatVector s20 = s00;
+                FloatVector s21 = s00;
+                FloatVector s30 = s00;
+                FloatVector s31 = s00;
+                for (int c = 0; c < d; c++) {
+                    FloatVector b0 = FloatVector.fromArray(FLOAT, bt, c * mp + j0);
+                    FloatVector b1 = FloatVector.fromArray(FLOAT, bt, c * mp + j0 + FL);
+                    float x0 = a[a0 + c];
+                    float x1 = a[a0 + stride + c];
+                    float x2 = a[a0 + 2 * stride + c];
+                    float x3 = a[a0 + 3 * stride + c];
+                    s00 = s00.add(b0.mul(x0));
+                    s01 = s01.add(b1.mul(x0));
+                    s10 = s10.add(b0.mul(x1));
+                    s11 = s11.add(b1.mul(x1));
+                    s20 = s20.add(b0.mul(x2));
+                    s21 = s21.add(b1.mul(x2));
+                    s30 = s30.add(b0.mul(x3));
+                    s31 = s31.add(b1.mul(x3));
+                }
+                int at = sOff + i * m + j0;
+                s00.mul(scale).intoArray(s, at, keep0);
+                s01.mul(scale).intoArray(s, at + FL, keep1);
+                s10.mul(scale).intoArray(s, at + m, keep0);
+                s11.mul(scale).intoArray(s, at + m + FL, keep1);
+                s20.mul(scale).intoArray(s, at + 2 * m, keep0);
+                s21.mul(scale).intoArray(s, at + 2 * m + FL, keep1);
+                s30.mul(scale).intoArray(s, at + 3 * m, keep0);
+                s31.mul(scale).intoArray(s, at + 3 * m + FL, keep1);
+            }
+            for (; i < m; i++) {
+                int ai = aOff + i * stride;
+                FloatVector s0 = FloatVector.zero(FLOAT);
+                FloatVector s1 = s0;
+                for (int c = 0; c < d; c++) {
+                    float x = a[ai + c];
+                    s0 = s0.add(FloatVector.fromArray(FLOAT, bt, c * mp + j0).mul(x));
+                    s1 = s1.add(FloatVector.fromArray(FLOAT, bt, c * mp + j0 + FL).mul(x));
+                }
+                s0.mul(scale).intoArray(s, sOff + i * m + j0, keep0);
+                s1.mul(scale).intoArray(s, sOff + i * m + j0 + FL, keep1);
+            }
+        }
+    }
+
+    @Override
+    public void mixF32(float[] p, int pOff, float[] b, int bOff, int stride, int m, int d, float scale,
+            float[] out, int outOff) {
+        int i = 0;
+        for (; i + ROWS_F32 <= m; i += ROWS_F32) {
+            weightedSums4F32(p, pOff + i * m, m, 1, b, bOff, stride, m, d, scale, out, outOff + i * stride);
+        }
+        for (; i < m; i++) {
+            weightedSumF32(p, pOff + i * m, 1, b, bOff, stride, m, 0, d, scale, out, outOff + i * stride);
+        }
+    }
+
+    @Override
+    public void mixTransposedF32(float[] p, int pOff, float[] a, int aOff, int stride, int m, int d, float scale,
+            float[] out, int outOff) {
+        int j = 0;
+        for (; j + ROWS_F32 <= m; j += ROWS_F32) {
+            weightedSums4F32(p, pOff + j, 1, m, a, aOff, stride, m, d, scale, out, outOff + j * stride);
+        }
+        for (; j < m; j++) {
+            weightedSumF32(p, pOff + j, m, a, aOff, stride, m, 0, d, scale, out, outOff + j * stride);
+        }
+    }
+
+    /**
+     * Four adjacent float32 output rows, o + r stride for r &lt; 4, with the weights of row r
+     * starting at w0 + r rStep: {@link #weightedSumF32} of each, two vectors of the four rows in one
+     * pass (eight independent sums share each load of x); a last single vector and the columns
+     * after it one row at a time.
+     */
+    private static void weightedSums4F32(float[] w, int w0, int rStep, int wStep, float[] x, int xOff, int stride,
+            int m, int d, float scale, float[] out, int o) {
+        int c = 0;
+        int oa = o;
+        int ob = o + stride;
+        int oc = o + 2 * stride;
+        int od = o + 3 * stride;
+        int wa = w0;
+        int wb = w0 + rStep;
+        int wc = w0 + 2 * rStep;
+        int wd = w0 + 3 * rStep;
+        for (; c + 2 * FL <= d; c += 2 * FL) {
+            FloatVector a0 = FloatVector.fromArray(FLOAT, out, oa + c);
+            FloatVector a1 = FloatVector.fromArray(FLOAT, out, oa + c + FL);
+            FloatVector b0 = FloatVector.fromArray(FLOAT, out, ob + c);
+            FloatVector b1 = FloatVector.fromArray(FLOAT, out, ob + c + FL);
+            FloatVector c0 = FloatVector.fromArray(FLOAT, out, oc + c);
+            FloatVector c1 = FloatVector.fromArray(FLOAT, out, oc + c + FL);
+            FloatVector d0 = FloatVector.fromArray(FLOAT, out, od + c);
+            FloatVector d1 = FloatVector.fromArray(FLOAT, out, od + c + FL);
+            for (int t = 0; t < m; t++) {
+                int wt = t * wStep;
+                float fa = scale * w[wa + wt];
+                float fb = scale * w[wb + wt];
+                float fc = scale * w[wc + wt];
+                float fd = scale * w[wd + wt];
+                int xt = xOff + t * stride + c;
+                FloatVector x0 = FloatVector.fromArray(FLOAT, x, xt);
+                FloatVector x1 = FloatVector.fromArray(FLOAT, x, xt + FL);
+                a0 = a0.add(x0.mul(fa));
+                a1 = a1.add(x1.mul(fa));
+                b0 = b0.add(x0.mul(fb));
+                b1 = b1.add(x1.mul(fb));
+                c0 = c0.add(x0.mul(fc));
+                c1 = c1.add(x1.mul(fc));
+                d0 = d0.add(x0.mul(fd));
+                d1 = d1.add(x1.mul(fd));
+            }
+            a0.intoArray(out, oa + c);
+            a1.intoArray(out, oa + c + FL);
+            b0.intoArray(out, ob + c);
+            b1.intoArray(out, ob + c + FL);
+            c0.intoArray(out, oc + c);
+            c1.intoArray(out, oc + c + FL);
+            d0.intoArray(out, od + c);
+            d1.intoArray(out, od + c + FL);
+        }
+        if (c < d) {
+            weightedSumF32(w, wa, wStep, x, xOff, stride, m, c, d, scale, out, oa);
+            weightedSumF32(w, wb, wStep, x, xOff, stride, m, c, d, scale, out, ob);
+            weightedSumF32(w, wc, wStep, x, xOff, stride, m, c, d, scale, out, oc);
+            weightedSumF32(w, wd, wStep, x, xOff, stride, m, c, d, scale, out, od);
+        }
+    }
+
+    /**
+     * One float32 output row from column c0 on: out[o + c] += (scale * w[wOff + t wStep]) *
+     * x[xOff + t stride + c] for t = 0 .. m - 1 in order, c0 &lt;= c &lt; d; lanes over c, pairs of
+     * vectors, a single vector, then the last columns in scalar code (the same operations in the
+     * same order: no mask, whose loads past the array's end take the Vector API's slow path).
+     */
+    private static void weightedSumF32(float[] w, int wOff, int wStep, float[] x, int xOff, int stride, int m, int c0,
+            int d, float scale, float[] out, int o) {
+        int c = c0;
+        for (; c + 2 * FL <= d; c += 2 * FL) {
+            FloatVector o0 = FloatVector.fromArray(FLOAT, out, o + c);
+            FloatVector o1 = FloatVector.fromArray(FLOAT, out, o + c + FL);
+            for (int t = 0; t < m; t++) {
+                float f = scale * w[wOff + t * wStep];
+                int xt = xOff + t * stride + c;
+                o0 = o0.add(FloatVector.fromArray(FLOAT, x, xt).mul(f));
+                o1 = o1.add(FloatVector.fromArray(FLOAT, x, xt + FL).mul(f));
+            }
+            o0.intoArray(out, o + c);
+            o1.intoArray(out, o + c + FL);
+        }
+        for (; c + FL <= d; c += FL) {
+            FloatVector acc = FloatVector.fromArray(FLOAT, out, o + c);
+            for (int t = 0; t < m; t++) {
+                float f = scale * w[wOff + t * wStep];
+                acc = acc.add(FloatVector.fromArray(FLOAT, x, xOff + t * stride + c).mul(f));
+            }
+            acc.intoArray(out, o + c);
+        }
+        for (; c < d; c++) {
+            float acc = out[o + c];
+            for (int t = 0; t < m; t++) {
+                acc += (scale * w[wOff + t * wStep]) * x[xOff + t * stride + c];
+            }
+            out[o + c] = acc;
+        }
+    }
+
     /**
      * The row's passes are separate methods that exchange only arrays and scalars: with the
      * exponential's polynomial inlined twice, one method outgrew C2's inlining budget
@@ -368,7 +583,7 @@ final class VectorAttentionKernels implements AttentionKernels {
         }
         if (full < n) {
             VectorMask<Double> tail = DOUBLE.indexInRange(full, n);
-            DoubleVector.fromArray(DOUBLE, y, off + full, tail).div(sum).intoArray(y, off + full, tail);
+            load(y, off + full, tail).div(sum).intoArray(y, off + full, tail);
         }
     }
 
@@ -380,8 +595,9 @@ final class VectorAttentionKernels implements AttentionKernels {
             mv = mv.max(DoubleVector.fromArray(DOUBLE, x, off + k));
         }
         if (full < n) {
+            // -infinity past the row: max(v, -infinity) = v for every v, NaN included.
             VectorMask<Double> tail = DOUBLE.indexInRange(full, n);
-            mv = mv.lanewise(VectorOperators.MAX, DoubleVector.fromArray(DOUBLE, x, off + full, tail), tail);
+            mv = mv.max(load(x, off + full, tail).blend(Double.NEGATIVE_INFINITY, tail.not()));
         }
         // max is exact, commutative and associative (NaN, and +0 over -0, win in any order): any
         // order of the lanes gives the scalar loop's max.
@@ -403,13 +619,19 @@ final class VectorAttentionKernels implements AttentionKernels {
         }
     }
 
-    /** {@link #exponentials} of the last, partial vector, full &lt;= k &lt; n. */
+    /**
+     * {@link #exponentials} of the last, partial vector, full &lt;= k &lt; n: x - max set to
+     * -infinity past the row before the exponential, so those lanes are exp(-infinity) = +0.0 and
+     * add nothing to their partial sums (each partial is +0.0 plus non-negative terms, or NaN, and
+     * p + 0.0 is p, bit for bit); a whole vector then, with no masked arithmetic.
+     */
     private static void lastExponentials(double[] x, double[] y, int off, int full, int n, double max,
             double[] part) {
         VectorMask<Double> tail = DOUBLE.indexInRange(full, n);
-        DoubleVector e = VectorMath.exp(DoubleVector.fromArray(DOUBLE, x, off + full, tail).sub(max));
+        DoubleVector e = VectorMath.exp(load(x, off + full, tail).sub(max).blend(Double.NEGATIVE_INFINITY,
+                tail.not()));
         e.intoArray(y, off + full, tail);
-        accumulate(part, full, e, tail);
+        accumulate(part, full, e);
     }
 
     @Override
@@ -425,9 +647,9 @@ final class VectorAttentionKernels implements AttentionKernels {
             accumulate(part, k, DoubleVector.fromArray(DOUBLE, g, off + k).mul(DoubleVector.fromArray(DOUBLE, y, off + k)));
         }
         if (full < n) {
-            DoubleVector gy = DoubleVector.fromArray(DOUBLE, g, off + full, tail)
-                    .mul(DoubleVector.fromArray(DOUBLE, y, off + full, tail));
-            accumulate(part, full, gy, tail);
+            // +0.0 past the row: a partial (+0.0 plus terms, never -0.0) plus +0.0 is itself, bit for bit.
+            DoubleVector gy = load(g, off + full, tail).mul(load(y, off + full, tail)).blend(0.0, tail.not());
+            accumulate(part, full, gy);
         }
         double t = ScalarAttentionKernels.combine(part);
         for (int k = 0; k < full; k += DL) {
@@ -435,8 +657,7 @@ final class VectorAttentionKernels implements AttentionKernels {
                     .intoArray(dx, off + k);
         }
         if (full < n) {
-            DoubleVector.fromArray(DOUBLE, y, off + full, tail).mul(DoubleVector.fromArray(DOUBLE, g, off + full, tail)
-                    .sub(t)).intoArray(dx, off + full, tail);
+            load(y, off + full, tail).mul(load(g, off + full, tail).sub(t)).intoArray(dx, off + full, tail);
         }
     }
 
@@ -449,9 +670,36 @@ final class VectorAttentionKernels implements AttentionKernels {
         DoubleVector.fromArray(DOUBLE, part, at).add(v).intoArray(part, at);
     }
 
-    /** {@link #accumulate(double[], int, DoubleVector)} of the lanes {@code in} of v alone (a row's last terms). */
-    private static void accumulate(double[] part, int k, DoubleVector v, VectorMask<Double> in) {
-        int at = k % SUM_LANES;
-        DoubleVector.fromArray(DOUBLE, part, at).add(v, in).intoArray(part, at);
+    /**
+     * The vector at a[at ..] of a row's last, partial vector, whose lanes {@code in} are the row's:
+     * a whole vector when it lies inside the array (the lanes past the row hold whatever follows
+     * it, for the caller to discard), else a masked load, zero past the row. A masked load that may
+     * reach past the array's end takes the Vector API's slow path, lane by lane
+     * ({@code checkIndexByLane}); score blocks carry padding so that it rarely does.
+     */
+    private static DoubleVector load(double[] a, int at, VectorMask<Double> in) {
+        return at + DL <= a.length ? DoubleVector.fromArray(DOUBLE, a, at) : DoubleVector.fromArray(DOUBLE, a, at, in);
+    }
+
+    /** One thread's scratch arrays, grown to the largest request and reused (their contents are not kept). */
+    private static final class Scratch {
+        private double[] f64 = new double[0];
+        private float[] f32 = new float[0];
+
+        /** At least n doubles. */
+        double[] doubles(int n) {
+            if (f64.length < n) {
+                f64 = new double[n];
+            }
+            return f64;
+        }
+
+        /** At least n floats. */
+        float[] floats(int n) {
+            if (f32.length < n) {
+                f32 = new float[n];
+            }
+            return f32;
+        }
     }
 }

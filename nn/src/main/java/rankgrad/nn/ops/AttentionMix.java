@@ -13,13 +13,15 @@ import rankgrad.autodiff.Tensor;
  *
  * with the weights p laid out as {@link AttentionLayout} says (normally {@link RaggedSoftmax} of
  * {@link AttentionScores}). Backward: dp(i, j) = sum_c dO[i, hd + c] V[j, hd + c],
- * dV[j] = sum_i p(i, j) dO[i] per head's columns. Inputs: p (vector) and V (N x w); output N x w.
+ * dV[j] = sum_i p(i, j) dO[i] per head's columns. Inputs: p (vector) and V (N x w) of one dtype;
+ * output N x w in that dtype, computed in it ({@link AttentionLoops}): float32 to train, float64 to
+ * check gradients.
  */
 public final class AttentionMix implements Op<AttentionMix.Saved> {
     private final AttentionLayout layout;
 
-    /** Residuals: the inputs as float64. */
-    record Saved(double[] p, double[] v, int w) {
+    /** Residuals: the inputs (read, never written). */
+    record Saved(Tensor p, Tensor v) {
     }
 
     /** Mixes values within {@code layout}'s lists. */
@@ -34,21 +36,16 @@ public final class AttentionMix implements Op<AttentionMix.Saved> {
             throw new IllegalArgumentException("the attention weights must be " + layout.scoreCount() + " values of "
                     + in[1].dtype() + ", got " + in[0].size() + " of " + in[0].dtype());
         }
-        int w = in[1].cols();
-        double[] p = in[0].toDoubleArray();
-        double[] v = in[1].toDoubleArray();
-        double[] out = new double[v.length];
-        AttentionLoops.mix(p, v, w, layout, out);
-        return Op.result(AttentionLoops.tensor(out, in[1].dtype(), layout.docs(), w), new Saved(p, v, w));
+        Tensor out = Tensor.zerosLike(in[1]);
+        AttentionLoops.mix(in[0], in[1], layout, out);
+        return Op.result(out, new Saved(in[0], in[1]));
     }
 
     @Override
     public Tensor[] backward(Saved saved, Tensor g, boolean[] needs) {
-        double[] dp = needs[0] ? new double[saved.p().length] : null;
-        double[] dv = needs[1] ? new double[saved.v().length] : null;
-        AttentionLoops.mixBackward(saved.p(), saved.v(), saved.w(), layout, g.toDoubleArray(), dp, dv);
-        return new Tensor[] {
-            dp == null ? null : AttentionLoops.tensor(dp, g.dtype(), dp.length),
-            dv == null ? null : AttentionLoops.tensor(dv, g.dtype(), layout.docs(), saved.w())};
+        Tensor dp = needs[0] ? Tensor.zerosLike(saved.p()) : null;
+        Tensor dv = needs[1] ? Tensor.zerosLike(saved.v()) : null;
+        AttentionLoops.mixBackward(saved.p(), saved.v(), layout, g, dp, dv);
+        return new Tensor[] {dp, dv};
     }
 }

@@ -14,14 +14,15 @@ import rankgrad.autodiff.Tensor;
  * laid out flat as {@link AttentionLayout} says; pairs of documents of different lists get no
  * score at all. Backward: dQ[i] = scale sum_j ds(i, j) K[j], dK[j] = scale sum_i ds(i, j) Q[i].
  * Inputs: Q and K (N x w, same dtype); output: a vector of {@link AttentionLayout#scoreCount()}
- * in their dtype. Computed in float64 ({@link AttentionLoops}) and rounded once.
+ * in their dtype, computed in that dtype ({@link AttentionLoops}): float32 to train, float64 to
+ * check gradients. In float32 every product and sum is rounded to float, the scale too.
  */
 public final class AttentionScores implements Op<AttentionScores.Saved> {
     private final AttentionLayout layout;
     private final double scale;
 
-    /** Residuals: the inputs as float64. */
-    record Saved(double[] q, double[] k, int w) {
+    /** Residuals: the inputs (read, never written). */
+    record Saved(Tensor q, Tensor k) {
     }
 
     /** Logits over {@code layout}'s lists scaled by {@code scale} (1 / sqrt(w / heads) in a transformer). */
@@ -35,22 +36,16 @@ public final class AttentionScores implements Op<AttentionScores.Saved> {
         layout.checkInput(in[0], "the queries Q");
         layout.checkInput(in[1], "the keys K");
         AttentionLayout.checkAlike("Q and K", in[0], in[1]);
-        int w = in[0].cols();
-        double[] q = in[0].toDoubleArray();
-        double[] k = in[1].toDoubleArray();
-        double[] s = new double[layout.scoreCount()];
-        AttentionLoops.scores(q, k, w, layout, scale, s);
-        return Op.result(AttentionLoops.tensor(s, in[0].dtype(), s.length), new Saved(q, k, w));
+        Tensor s = Tensor.zeros(in[0].dtype(), layout.scoreCount());
+        AttentionLoops.scores(in[0], in[1], layout, scale, s);
+        return Op.result(s, new Saved(in[0], in[1]));
     }
 
     @Override
     public Tensor[] backward(Saved saved, Tensor g, boolean[] needs) {
-        int n = layout.docs();
-        double[] dq = needs[0] ? new double[saved.q().length] : null;
-        double[] dk = needs[1] ? new double[saved.k().length] : null;
-        AttentionLoops.scoresBackward(saved.q(), saved.k(), saved.w(), layout, scale, g.toDoubleArray(), dq, dk);
-        return new Tensor[] {
-            dq == null ? null : AttentionLoops.tensor(dq, g.dtype(), n, saved.w()),
-            dk == null ? null : AttentionLoops.tensor(dk, g.dtype(), n, saved.w())};
+        Tensor dq = needs[0] ? Tensor.zerosLike(saved.q()) : null;
+        Tensor dk = needs[1] ? Tensor.zerosLike(saved.k()) : null;
+        AttentionLoops.scoresBackward(saved.q(), saved.k(), layout, scale, g, dq, dk);
+        return new Tensor[] {dq, dk};
     }
 }

@@ -1,5 +1,6 @@
 package rankgrad.nn.ops;
 
+import rankgrad.autodiff.DType;
 import rankgrad.autodiff.Tensor;
 import rankgrad.simd.Parallel;
 import rankgrad.simd.RowChunks;
@@ -39,7 +40,7 @@ final class LayerNormLoops {
             double[] is = new double[GROUP];
             for (int r = from; r < to; r += GROUP) {
                 int rows = Math.min(GROUP, to - r);
-                AttentionLoops.widen(x, r, rows, xr);
+                widen(x, r, rows, xr);
                 statistics(xr, w, eps, mu, is);
                 for (int i = 0; i < rows; i++) {
                     mean[r + i] = mu[i];
@@ -49,7 +50,7 @@ final class LayerNormLoops {
                         xr[o + c] = gamma[c] * ((xr[o + c] - mu[i]) * is[i]) + beta[c];
                     }
                 }
-                AttentionLoops.narrow(xr, r, rows, y);
+                narrow(xr, r, rows, y);
             }
         });
     }
@@ -118,8 +119,8 @@ final class LayerNormLoops {
                 double[] means = new double[2 * GROUP];
                 for (int r = from; r < to; r += GROUP) {
                     int rows = Math.min(GROUP, to - r);
-                    AttentionLoops.widen(x, r, rows, xr);
-                    AttentionLoops.widen(g, r, rows, gr);
+                    widen(x, r, rows, xr);
+                    widen(g, r, rows, gr);
                     System.arraycopy(mean, r, mu, 0, rows);
                     System.arraycopy(inv, r, is, 0, rows);
                     gradientMeans(xr, gr, gamma, w, mu, is, means);
@@ -130,7 +131,7 @@ final class LayerNormLoops {
                             xr[o + c] = is[i] * (gr[o + c] * gamma[c] - means[i] - xr[o + c] * means[GROUP + i]);
                         }
                     }
-                    AttentionLoops.narrow(xr, r, rows, dx);
+                    narrow(xr, r, rows, dx);
                 }
             });
         }
@@ -145,8 +146,8 @@ final class LayerNormLoops {
             double[] xr = new double[cols];
             double[] gr = new double[cols];
             for (int r = 0; r < n; r++) {
-                AttentionLoops.widenFlat(x, r * w + from, cols, xr);
-                AttentionLoops.widenFlat(g, r * w + from, cols, gr);
+                widenFlat(x, r * w + from, cols, xr);
+                widenFlat(g, r * w + from, cols, gr);
                 for (int c = 0; c < cols; c++) {
                     if (dgamma != null) {
                         dgamma[from + c] += gr[c] * ((xr[c] - mean[r]) * inv[r]);
@@ -206,5 +207,37 @@ final class LayerNormLoops {
         means[GROUP + 1] = h1 / w;
         means[GROUP + 2] = h2 / w;
         means[GROUP + 3] = h3 / w;
+    }
+
+    /** Rows first .. first + m - 1 of the matrix t as float64 into to[0 .. m cols). */
+    private static void widen(Tensor t, int first, int m, double[] to) {
+        int w = t.cols();
+        widenFlat(t, first * w, m * w, to);
+    }
+
+    /** Elements from .. from + n - 1 of t (flat, row-major) as float64 into to[0 .. n). */
+    private static void widenFlat(Tensor t, int from, int n, double[] to) {
+        if (t.dtype() == DType.F64) {
+            System.arraycopy(t.f64(), from, to, 0, n);
+            return;
+        }
+        float[] a = t.f32();
+        for (int i = 0; i < n; i++) {
+            to[i] = a[from + i];
+        }
+    }
+
+    /** from[0 .. m cols) into rows first .. first + m - 1 of t, rounded once to t's dtype. */
+    private static void narrow(double[] from, int first, int m, Tensor t) {
+        int w = t.cols();
+        if (t.dtype() == DType.F64) {
+            System.arraycopy(from, 0, t.f64(), first * w, m * w);
+            return;
+        }
+        float[] a = t.f32();
+        int at = first * w;
+        for (int i = 0; i < m * w; i++) {
+            a[at + i] = (float) from[i];
+        }
     }
 }

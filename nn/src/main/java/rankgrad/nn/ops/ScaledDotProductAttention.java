@@ -16,14 +16,14 @@ import rankgrad.autodiff.Tensor;
  *
  * It is {@link AttentionScores}, {@link RaggedSoftmax} and {@link AttentionMix} fused, and gives
  * their bits exactly, values and gradients, in float32 and float64: the same kernels on the same
- * values, including the rounding of the logits and of the weights to the inputs' dtype between the
- * ops (docs/design.md §2, fused nodes). What it saves is the score-sized tensors between them
- * (heads sum_q m_q^2 values, 320,000 per demo batch: each op's float32 output, its float64 copy
- * and the gradients' copies) and two passes over them: a list's m x m block is scored,
- * normalized and mixed while it is in cache, and the backward pass keeps dP and dS in one block of
- * scratch; a list's rows of Q, K, V and of the results are converted between float32 and float64
- * in the parallel tasks, in cache. Saved for backward: Q, K, V (the input tensors) and the softmax
- * in float64.
+ * values, including the rounding of the float64 softmax's weights to float32 between the ops
+ * (docs/design.md §2, fused nodes). What it saves is the score-sized tensors between them
+ * (heads sum_q m_q^2 values, 320,000 per demo batch: each op's output, the softmax's float64 copy
+ * and the gradients) and two passes over them: a list's m x m block is scored, normalized and mixed
+ * while it is in cache, and the backward pass keeps dP and dS in one block of scratch. Q, K, V, dO
+ * and the results are read and written where they lie, in their dtype: float32 tensors take
+ * float32 products, float64 ones float64 products ({@link AttentionLoops}). Saved for backward:
+ * Q, K, V (the input tensors) and the softmax in float64.
  *
  * <p>Backward: dP = dO V^T, dV = P^T dO, dS = the softmax's backward of dP (dS_ij = p_ij (dP_ij -
  * sum_k dP_ik p_ik)), dQ = scale dS K, dK = scale dS^T Q. Inputs: Q, K, V (N x w, one dtype);
@@ -34,7 +34,10 @@ public final class ScaledDotProductAttention implements Op<ScaledDotProductAtten
     private final AttentionLayout layout;
     private final double scale;
 
-    /** Residuals: the inputs (read, never written) and the softmax in float64, unrounded, per list. */
+    /**
+     * Residuals: the inputs (read, never written) and the softmax in float64, unrounded, per list
+     * (float32 inputs: rows padded to {@code AttentionLoops.paddedRow(m)} values).
+     */
     record Saved(Tensor q, Tensor k, Tensor v, double[][] p) {
     }
 

@@ -143,6 +143,46 @@ class AttentionOpsTest {
         assertArrayEquals(f64, out32.value().toDoubleArray(), 1e-6);
     }
 
+    /**
+     * The float32 path (float32 products, float64 softmax) against the float64 one on the demo's
+     * shapes, lists of 50 documents and two heads of 32 columns, values and gradients. Its error:
+     * the inputs' rounding (2^-24 relative), then each float32 sum of at most 50 terms of order 1
+     * (the mix over a list; the scores sum 32) rounds up to 50 times at 2^-24 relative to the sum
+     * of the terms' magnitudes, at worst about 3e-6 of the largest value, and the backward pass
+     * chains three such sums (dP, dS, dQ). 3e-5 of the largest value of each tensor allows all
+     * three with a factor of three to spare (the errors, of random sign, come to about 3e-7 here),
+     * and a wrong index, head or scale errs by order 1.
+     */
+    @Test
+    void float32PathAgreesWithFloat64OnDemoShapes() {
+        int[] offsets = {0, 50, 100, 149, 199};
+        int n = offsets[offsets.length - 1];
+        int w = 64;
+        Tensor[] in = {random(11, n, w), random(12, n, w), random(13, n, w)};
+        Tensor seed = random(14, n, w);
+        Var[] f64 = params(in);
+        Var out64 = Var.apply(new ScaledDotProductAttention(new AttentionLayout(offsets, 2), 1 / Math.sqrt(32)), f64);
+        out64.backward(seed);
+        Var[] f32 = params(new Tensor[] {in[0].to(DType.F32), in[1].to(DType.F32), in[2].to(DType.F32)});
+        Var out32 = Var.apply(new ScaledDotProductAttention(new AttentionLayout(offsets, 2), 1 / Math.sqrt(32)), f32);
+        out32.backward(seed.to(DType.F32));
+        assertEquals(DType.F32, out32.dtype());
+        assertCloseToLargest("O", out64.value(), out32.value());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(DType.F32, f32[i].grad().dtype());
+            assertCloseToLargest("gradient of " + "QKV".charAt(i), f64[i].grad(), f32[i].grad());
+        }
+    }
+
+    /** |actual - expected| &lt;= 3e-5 max |expected| element by element (see the caller). */
+    private static void assertCloseToLargest(String what, Tensor expected, Tensor actual) {
+        double largest = 0;
+        for (int i = 0; i < expected.size(); i++) {
+            largest = Math.max(largest, Math.abs(expected.get(i)));
+        }
+        assertArrayEquals(expected.toDoubleArray(), actual.toDoubleArray(), 3e-5 * largest, what);
+    }
+
     @Test
     void raggedSoftmaxNormalizesEachRowAndSkipsEmptyRows() {
         int[] rows = {0, 2, 2, 5};
@@ -225,9 +265,36 @@ class AttentionOpsTest {
         }
     }
 
+    /**
+     * The same where logits overflow: Q's and K's rows of the 13-document list times 1e20 (float32)
+     * or 1e160 (float64), so that products there are +-infinity and sums and the softmax's x - max
+     * NaN. The float32 node works on softmax rows padded past the list (-infinity, gradient 0),
+     * which must leave such rows' bits as the unpadded op leaves them.
+     */
+    @Test
+    void fusedAttentionEqualsUnfusedWhereLogitsOverflow() {
+        int[] offsets = {0, 9, 10, 23, 73};
+        for (DType dtype : DType.values()) {
+            double big = dtype == DType.F32 ? 1e20 : 1e160;
+            Tensor q = random(1, 73, 20);
+            Tensor k = random(2, 73, 20);
+            for (int i = 10 * 20; i < 23 * 20; i++) {
+                q.set(i, q.get(i) * big);
+                k.set(i, k.get(i) * big);
+            }
+            assertFusedEqualsUnfused(offsets, 2, 20, dtype, q, k);
+        }
+    }
+
     private static void assertFusedEqualsUnfused(int[] offsets, int heads, int w, DType dtype) {
         int n = offsets[offsets.length - 1];
-        Tensor[] in = {random(1, n, w).to(dtype), random(2, n, w).to(dtype), random(3, n, w).to(dtype)};
+        assertFusedEqualsUnfused(offsets, heads, w, dtype, random(1, n, w), random(2, n, w));
+    }
+
+    private static void assertFusedEqualsUnfused(int[] offsets, int heads, int w, DType dtype, Tensor queries,
+            Tensor keys) {
+        int n = offsets[offsets.length - 1];
+        Tensor[] in = {queries.to(dtype), keys.to(dtype), random(3, n, w).to(dtype)};
         Tensor seed = random(4, n, w).to(dtype);
         Var[] unfused = params(in);
         Var outUnfused = attention(unfused[0], unfused[1], unfused[2], offsets, heads);
