@@ -422,7 +422,7 @@ final class AttentionLoops {
      * +0.0, and a partial sum (+0.0 plus terms, never -0.0) plus +0.0 is itself, bit for bit; the max
      * over a row ignores -infinity. So the m values of a row have the bits of a softmax over m.
      */
-    static int paddedRow(int m) {
+    private static int paddedRow(int m) {
         return (m + AttentionKernels.SUM_LANES - 1) / AttentionKernels.SUM_LANES * AttentionKernels.SUM_LANES;
     }
 
