@@ -9,8 +9,8 @@ package rankgrad.nn.kernels;
  * <p>Unlike the general array kernels of {@code rankgrad.simd.Kernels}, every kernel here gives
  * its scalar reference's bits exactly: each float32 operation is rounded on its own (no fused
  * multiply-add) and each float64 accumulator sums its own column in row order, so only the loop
- * over columns is vectorized. The batch-norm kernels work on one row of an n x c matrix (columns
- * j &lt; n of the row starting at {@code off}; per-column arrays are indexed by j alone); their
+ * over columns is vectorized. The batch-norm kernels work on rows [from, to) of a row-major matrix
+ * of {@code cols} columns (element e = i*cols+j; per-column arrays are indexed by j alone); their
  * callers split the rows with {@code RowChunks}. Every implementation is stateless and
  * thread-safe.
  */
@@ -20,43 +20,45 @@ public interface NnKernels {
     String name();
 
     /**
-     * Column sums of one row of a biased pre-activation, the first pass of batch-norm statistics:
-     * sum[j] += (double) (z[zOff+j] + bias[j]) for j &lt; n, the float32 sum rounded once before it
-     * is widened (the bits an {@code addF32} of the bias followed by a widening sum give).
+     * Column sums of rows [from, to) of a biased pre-activation z (rows of {@code cols} floats), the
+     * first pass of batch-norm statistics: sum[j] += (double) (z[i*cols+j] + bias[j]) for each row i
+     * in order, the float32 sum rounded once before it is widened (the bits an {@code addF32} of the
+     * bias followed by a widening sum give).
      */
-    void biasedColumnSumsF32(float[] z, int zOff, float[] bias, double[] sum, int n);
+    void biasedColumnSumsF32(float[] z, float[] bias, double[] sum, int from, int to, int cols);
 
     /**
-     * The second pass of batch-norm statistics over one row: with v = (double) (z[zOff+j] + bias[j]),
-     * d = v - mean[j] and q[j] += d * d, each operation rounded on its own (no fused multiply-add).
+     * The second pass of batch-norm statistics over rows [from, to): with
+     * v = (double) (z[i*cols+j] + bias[j]), d = v - mean[j] and q[j] += d * d for each row i in order,
+     * each operation rounded on its own (no fused multiply-add).
      */
-    void biasedSquaredDeviationsF32(float[] z, int zOff, float[] bias, double[] mean, double[] q, int n);
+    void biasedSquaredDeviationsF32(float[] z, float[] bias, double[] mean, double[] q, int from, int to, int cols);
 
     /**
-     * The forward pass of bias + batch norm + ReLU over one row, in float32 with each operation
-     * rounded on its own: y[off+j] = relu(((z[off+j] + bias[j]) - mu[j]) * scale[j] + shift[j]),
-     * where relu(v) = v for v &gt; 0, else +0 (NaN gives +0, as {@code Kernels.reluF32}).
+     * The forward pass of bias + batch norm + ReLU over rows [from, to), in float32 with each
+     * operation rounded on its own: y[e] = relu(((z[e] + bias[j]) - mu[j]) * scale[j] + shift[j]) for
+     * e = i*cols+j, where relu(v) = v for v &gt; 0, else +0 (NaN gives +0, as {@code Kernels.reluF32}).
      */
-    void batchNormReluF32(float[] z, float[] bias, float[] mu, float[] scale, float[] shift, float[] y, int off,
-            int n);
+    void batchNormReluF32(float[] z, float[] bias, float[] mu, float[] scale, float[] shift, float[] y, int from,
+            int to, int cols);
 
     /**
-     * The column sums the batch-norm backward needs, over one row of the fused bias + batch norm +
-     * ReLU node: with dy = y[off+j] &gt; 0 ? g[off+j] : 0 (the ReLU backward) and
-     * xc = (z[off+j] + bias[j]) - mu[j] in float32, sumDy[j] += dy and sumDyXc[j] += dy * (double) xc
-     * in float64 (each operation rounded on its own).
+     * The column sums the batch-norm backward needs, over rows [from, to) of the fused bias + batch
+     * norm + ReLU node: with dy = y[e] &gt; 0 ? g[e] : 0 (the ReLU backward) and
+     * xc = (z[e] + bias[j]) - mu[j] in float32, sumDy[j] += dy and sumDyXc[j] += dy * (double) xc in
+     * float64 (each operation rounded on its own), rows in order.
      */
     void batchNormReluSumsF32(float[] y, float[] g, float[] z, float[] bias, float[] mu, double[] sumDy,
-            double[] sumDyXc, int off, int n);
+            double[] sumDyXc, int from, int to, int cols);
 
     /**
-     * The input gradient of the fused bias + batch norm + ReLU node over one row, with the column
-     * sums of its result (the bias gradient): with dy and xc as in {@link #batchNormReluSumsF32},
-     * d = (k[j] * dy + b[j] * xc) + c[j] in float32 (each operation rounded on its own),
-     * dz[off+j] = d and colSum[j] += d in float64.
+     * The input gradient of the fused bias + batch norm + ReLU node over rows [from, to), with the
+     * column sums of its result (the bias gradient): with dy and xc as in
+     * {@link #batchNormReluSumsF32}, d = (k[j] * dy + b[j] * xc) + c[j] in float32 (each operation
+     * rounded on its own), dz[e] = d and colSum[j] += d in float64, rows in order.
      */
     void batchNormReluInputGradF32(float[] y, float[] g, float[] z, float[] bias, float[] mu, float[] k, float[] b,
-            float[] c, float[] dz, double[] colSum, int off, int n);
+            float[] c, float[] dz, double[] colSum, int from, int to, int cols);
 
     /**
      * One Adam step in place over {@code n} parameters p with gradients g and moments m, v

@@ -17,51 +17,89 @@ final class ScalarNnKernels implements NnKernels {
     }
 
     @Override
-    public void biasedColumnSumsF32(float[] z, int zOff, float[] bias, double[] sum, int n) {
-        for (int j = 0; j < n; j++) {
-            float v = z[zOff + j] + bias[j];
-            sum[j] += v;
-        }
+    public void biasedColumnSumsF32(float[] z, float[] bias, double[] sum, int from, int to, int cols) {
+        biasedColumnSums(z, bias, sum, from, to, 0, cols);
     }
 
     @Override
-    public void biasedSquaredDeviationsF32(float[] z, int zOff, float[] bias, double[] mean, double[] q, int n) {
-        for (int j = 0; j < n; j++) {
-            float v = z[zOff + j] + bias[j];
-            double d = v - mean[j];
-            q[j] += d * d;
-        }
+    public void biasedSquaredDeviationsF32(float[] z, float[] bias, double[] mean, double[] q, int from, int to,
+            int cols) {
+        biasedSquaredDeviations(z, bias, mean, q, from, to, 0, cols);
     }
 
     @Override
-    public void batchNormReluF32(float[] z, float[] bias, float[] mu, float[] scale, float[] shift, float[] y, int off,
-            int n) {
-        for (int j = 0; j < n; j++) {
-            float v = ((z[off + j] + bias[j]) - mu[j]) * scale[j] + shift[j];
-            y[off + j] = v > 0f ? v : 0f;
-        }
+    public void batchNormReluF32(float[] z, float[] bias, float[] mu, float[] scale, float[] shift, float[] y, int from,
+            int to, int cols) {
+        batchNormRelu(z, bias, mu, scale, shift, y, from, to, 0, cols);
     }
 
     @Override
     public void batchNormReluSumsF32(float[] y, float[] g, float[] z, float[] bias, float[] mu, double[] sumDy,
-            double[] sumDyXc, int off, int n) {
-        for (int j = 0; j < n; j++) {
-            float dy = y[off + j] > 0f ? g[off + j] : 0f;
-            float xc = (z[off + j] + bias[j]) - mu[j];
-            sumDy[j] += dy;
-            sumDyXc[j] += dy * (double) xc;
-        }
+            double[] sumDyXc, int from, int to, int cols) {
+        batchNormReluSums(y, g, z, bias, mu, sumDy, sumDyXc, from, to, 0, cols);
     }
 
     @Override
     public void batchNormReluInputGradF32(float[] y, float[] g, float[] z, float[] bias, float[] mu, float[] k,
-            float[] b, float[] c, float[] dz, double[] colSum, int off, int n) {
-        for (int j = 0; j < n; j++) {
-            float dy = y[off + j] > 0f ? g[off + j] : 0f;
-            float xc = (z[off + j] + bias[j]) - mu[j];
-            float d = k[j] * dy + b[j] * xc + c[j];
-            dz[off + j] = d;
-            colSum[j] += d;
+            float[] b, float[] c, float[] dz, double[] colSum, int from, int to, int cols) {
+        batchNormReluInputGrad(y, g, z, bias, mu, k, b, c, dz, colSum, from, to, 0, cols);
+    }
+
+    // The kernels over columns [j0, cols) of rows [from, to): the interface's methods with j0 = 0, and
+    // the vector kernels' tail columns.
+
+    static void biasedColumnSums(float[] z, float[] bias, double[] sum, int from, int to, int j0, int cols) {
+        for (int i = from; i < to; i++) {
+            for (int j = j0, e = i * cols + j0; j < cols; j++, e++) {
+                float v = z[e] + bias[j];
+                sum[j] += v;
+            }
+        }
+    }
+
+    static void biasedSquaredDeviations(float[] z, float[] bias, double[] mean, double[] q, int from, int to, int j0,
+            int cols) {
+        for (int i = from; i < to; i++) {
+            for (int j = j0, e = i * cols + j0; j < cols; j++, e++) {
+                float v = z[e] + bias[j];
+                double d = v - mean[j];
+                q[j] += d * d;
+            }
+        }
+    }
+
+    static void batchNormRelu(float[] z, float[] bias, float[] mu, float[] scale, float[] shift, float[] y, int from,
+            int to, int j0, int cols) {
+        for (int i = from; i < to; i++) {
+            for (int j = j0, e = i * cols + j0; j < cols; j++, e++) {
+                float v = ((z[e] + bias[j]) - mu[j]) * scale[j] + shift[j];
+                y[e] = v > 0f ? v : 0f;
+            }
+        }
+    }
+
+    static void batchNormReluSums(float[] y, float[] g, float[] z, float[] bias, float[] mu, double[] sumDy,
+            double[] sumDyXc, int from, int to, int j0, int cols) {
+        for (int i = from; i < to; i++) {
+            for (int j = j0, e = i * cols + j0; j < cols; j++, e++) {
+                float dy = y[e] > 0f ? g[e] : 0f;
+                float xc = (z[e] + bias[j]) - mu[j];
+                sumDy[j] += dy;
+                sumDyXc[j] += dy * (double) xc;
+            }
+        }
+    }
+
+    static void batchNormReluInputGrad(float[] y, float[] g, float[] z, float[] bias, float[] mu, float[] k, float[] b,
+            float[] c, float[] dz, double[] colSum, int from, int to, int j0, int cols) {
+        for (int i = from; i < to; i++) {
+            for (int j = j0, e = i * cols + j0; j < cols; j++, e++) {
+                float dy = y[e] > 0f ? g[e] : 0f;
+                float xc = (z[e] + bias[j]) - mu[j];
+                float d = k[j] * dy + b[j] * xc + c[j];
+                dz[e] = d;
+                colSum[j] += d;
+            }
         }
     }
 

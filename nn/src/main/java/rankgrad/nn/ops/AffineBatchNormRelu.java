@@ -225,16 +225,12 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
         NnKernels kern = NnKernelProvider.kernels();
         double[][][] partial = RowChunks.reduce(n, c, 2, (from, to, acc) -> {
             double[] s = acc[0];
-            for (int i = from; i < to; i++) {
-                kern.biasedColumnSumsF32(zs, i * c, bs, s, c);
-            }
+            kern.biasedColumnSumsF32(zs, bs, s, from, to, c);
             double[] mu = new double[c];
             for (int j = 0; j < c; j++) {
                 mu[j] = s[j] / (to - from);
             }
-            for (int i = from; i < to; i++) {
-                kern.biasedSquaredDeviationsF32(zs, i * c, bs, mu, acc[1], c);
-            }
+            kern.biasedSquaredDeviationsF32(zs, bs, mu, acc[1], from, to, c);
         });
         return BatchNormColumns.combine(partial[0], partial[1], n, c);
     }
@@ -270,22 +266,15 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
         float[] scale = affine[0];
         float[] shift = affine[1];
         NnKernels kern = NnKernelProvider.kernels();
-        RowChunks.forEach(n, c, (from, to) -> {
-            for (int i = from; i < to; i++) {
-                kern.batchNormReluF32(zs, bs, mu, scale, shift, ys, i * c, c);
-            }
-        });
+        RowChunks.forEach(n, c, (from, to) -> kern.batchNormReluF32(zs, bs, mu, scale, shift, ys, from, to, c));
     }
 
     /** {sum_i dU_ij, sum_i dU_ij (Z_ij + b_j - mean_j)} per column. */
     private static double[][] gradientSumsF32(float[] ys, float[] gs, float[] zs, float[] bs, float[] mu,
             double[] mean, int n, int c) {
         NnKernels kern = NnKernelProvider.kernels();
-        double[][][] partial = RowChunks.reduce(n, c, 2, (from, to, acc) -> {
-            for (int i = from; i < to; i++) {
-                kern.batchNormReluSumsF32(ys, gs, zs, bs, mu, acc[0], acc[1], i * c, c);
-            }
-        });
+        double[][][] partial = RowChunks.reduce(n, c, 2,
+                (from, to, acc) -> kern.batchNormReluSumsF32(ys, gs, zs, bs, mu, acc[0], acc[1], from, to, c));
         // The chunks summed dU (Z + b - mu[j]), corrected to dU (Z + b - mean) there.
         return BatchNormColumns.mergeGradientSums(partial[0], partial[1], mean, mu);
     }
@@ -316,11 +305,8 @@ public final class AffineBatchNormRelu implements Op<AffineBatchNormRelu.Saved> 
         float[] zs = s.z().f32();
         float[] bs = s.b().f32();
         NnKernels kern = NnKernelProvider.kernels();
-        return RowChunks.addInOrder(RowChunks.reduce(n, c, 1, (from, to, acc) -> {
-            for (int i = from; i < to; i++) {
-                kern.batchNormReluInputGradF32(ys, gs, zs, bs, mu, kf, bf, cf, ds, acc[0], i * c, c);
-            }
-        })[0]);
+        return RowChunks.addInOrder(RowChunks.reduce(n, c, 1,
+                (from, to, acc) -> kern.batchNormReluInputGradF32(ys, gs, zs, bs, mu, kf, bf, cf, ds, acc[0], from, to, c))[0]);
     }
 
     private static double[] inputGradientF64(Saved s, double[] gs, double[] ds, double[][] coefficients, int n,
