@@ -22,8 +22,8 @@ import rankgrad.nn.ops.AffineBatchNormRelu;
 import rankgrad.nn.ops.BatchNorm;
 
 /**
- * One hidden layer of R4.L, forward and backward, on the training step's shape (15,360 rows,
- * 100 -> 100): the fused {@link AffineBatchNormRelu} node with its tensors in a workspace
+ * One hidden layer of R4.L, forward and backward, on the training step's shape (15,360 rows, or
+ * {@code rows}; 100 -> 100): the fused {@link AffineBatchNormRelu} node with its tensors in a workspace
  * ({@code fused}), against Linear, BatchNorm and ReLU as three nodes ({@code unfused}). Both compute
  * the same bits; the difference is passes over memory, parallel round trips and allocation (run
  * with {@code -prof gc}).
@@ -41,6 +41,10 @@ public class FusedLayerBenchmark {
     @Param({"fused", "unfused"})
     public String impl;
 
+    /** Rows of the batch: 15,360 (128 queries x 120 documents), or the demo step's 3,200 ({@code -p rows=3200}). */
+    @Param({"15360"})
+    public int rows;
+
     private Var x;
     private Var w;
     private Var b;
@@ -51,7 +55,6 @@ public class FusedLayerBenchmark {
 
     @Setup
     public void setUp() {
-        int rows = 128 * 120;
         SplittableRandom rng = new SplittableRandom(42);
         x = Var.constant(gaussian(rng, rows, 100));
         w = Var.param(gaussian(rng, 100, 100));

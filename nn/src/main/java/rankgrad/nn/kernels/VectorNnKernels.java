@@ -27,9 +27,8 @@ final class VectorNnKernels implements NnKernels {
     private static final int HALF = LANES / 2;
     /**
      * Rows whose terms a column sum adds in registers before it is stored back: the float64
-     * accumulators make one round trip through memory per block instead of per row (a quarter less
-     * time for the input-gradient pass of a 3200 x 100 batch), and each column still receives its
-     * terms in row order.
+     * accumulators make one round trip through memory per block instead of per row, and each
+     * column still receives its terms in row order.
      */
     private static final int ROW_BLOCK = 8;
 
