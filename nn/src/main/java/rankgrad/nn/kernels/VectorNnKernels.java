@@ -141,8 +141,7 @@ final class VectorNnKernels implements NnKernels {
                 DoubleVector xcLo = DoubleVector.fromArray(DOUBLE, sumDyXc, j);
                 DoubleVector xcHi = DoubleVector.fromArray(DOUBLE, sumDyXc, j + HALF);
                 for (int e = i0 * cols + j, end = i1 * cols + j; e < end; e += cols) {
-                    FloatVector dy = zero.blend(FloatVector.fromArray(FLOAT, g, e),
-                            FloatVector.fromArray(FLOAT, y, e).compare(VectorOperators.GT, 0f));
+                    FloatVector dy = reluGradient(g, y, e, zero);
                     FloatVector xc = FloatVector.fromArray(FLOAT, z, e).add(bj).sub(muj);
                     DoubleVector dLo = widen(dy, 0);
                     DoubleVector dHi = widen(dy, 1);
@@ -180,8 +179,7 @@ final class VectorNnKernels implements NnKernels {
                 DoubleVector lo = DoubleVector.fromArray(DOUBLE, colSum, j);
                 DoubleVector hi = DoubleVector.fromArray(DOUBLE, colSum, j + HALF);
                 for (int e = i0 * cols + j, end = i1 * cols + j; e < end; e += cols) {
-                    FloatVector dy = zero.blend(FloatVector.fromArray(FLOAT, g, e),
-                            FloatVector.fromArray(FLOAT, y, e).compare(VectorOperators.GT, 0f));
+                    FloatVector dy = reluGradient(g, y, e, zero);
                     FloatVector xc = FloatVector.fromArray(FLOAT, z, e).add(bj).sub(muj);
                     FloatVector d = kj.mul(dy).add(slope.mul(xc)).add(cj);
                     d.intoArray(dz, e);
@@ -193,6 +191,11 @@ final class VectorNnKernels implements NnKernels {
             }
             ScalarNnKernels.batchNormReluInputGrad(y, g, z, bias, mu, k, b, c, dz, colSum, i0, i1, full, cols);
         }
+    }
+
+    /** The ReLU's backward at e: g where y &gt; 0, else 0. */
+    private static FloatVector reluGradient(float[] g, float[] y, int e, FloatVector zero) {
+        return zero.blend(FloatVector.fromArray(FLOAT, g, e), FloatVector.fromArray(FLOAT, y, e).compare(VectorOperators.GT, 0f));
     }
 
     /** Half {@code part} (0: lanes 0..HALF-1, 1: the rest) of a float vector, widened exactly to double. */
