@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -45,6 +46,16 @@ public class FusedLayerBenchmark {
     @Param({"15360"})
     public int rows;
 
+    /**
+     * Whether each call finds its inputs out of the caches, as a training step's backward finds the
+     * activations the other layers' work has evicted: before each call (outside the timing) a 64 MiB
+     * buffer, twice the L3 of the machine in docs/performance.md, is written. Use with {@code -bm sample}:
+     * a per-call setup.
+     */
+    @Param({"false"})
+    public boolean coldCaches;
+
+    private float[] evictor;
     private Var x;
     private Var w;
     private Var b;
@@ -62,6 +73,17 @@ public class FusedLayerBenchmark {
         gamma = Var.param(Tensor.full(DType.F32, 1, 100));
         beta = Var.param(Tensor.zeros(DType.F32, 100));
         seed = gaussian(rng, rows, 100);
+        evictor = coldCaches ? new float[16 << 20] : null;
+    }
+
+    /** Writes one float per cache line of the evictor when {@code coldCaches}. */
+    @Setup(Level.Invocation)
+    public void evictCaches() {
+        if (evictor != null) {
+            for (int i = 0; i < evictor.length; i += 16) {
+                evictor[i] += 1f;
+            }
+        }
     }
 
     private static Tensor gaussian(SplittableRandom rng, int... shape) {
