@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import rankgrad.simd.KernelProvider;
 import rankgrad.simd.Kernels;
-import rankgrad.simd.Parallel;
+import rankgrad.simd.RowChunks;
 
 /**
  * A node of the define-by-run graph: a value, the op and parents that made it, and after
@@ -29,8 +29,6 @@ import rankgrad.simd.Parallel;
  */
 public final class Var {
     private static final Var[] NO_PARENTS = new Var[0];
-    /** Elements per parallel task of a gradient sum (128 KiB of float32, as the elementwise ops take). */
-    private static final int SUM_GRAIN = 1 << 15;
 
     private final Tensor value;
     private final Var[] parents;
@@ -221,8 +219,8 @@ public final class Var {
     }
 
     /**
-     * out = a + b elementwise (out may be a); float32 in parallel ranges that depend on the size
-     * alone, each element on its own, so the bits do not depend on the thread count.
+     * out = a + b elementwise (out may be a); float32 in parallel over {@link RowChunks} of the
+     * flat array, each element on its own, so the bits do not depend on the thread count.
      */
     private static void add(Tensor a, Tensor b, Tensor out) {
         if (a.dtype() == DType.F32) {
@@ -230,12 +228,7 @@ public final class Var {
             float[] x = a.f32();
             float[] y = b.f32();
             float[] o = out.f32();
-            int n = o.length;
-            int tasks = Parallel.tasksFor(n, SUM_GRAIN);
-            Parallel.forEach(tasks, t -> {
-                int from = (int) ((long) n * t / tasks);
-                k.addF32(x, from, y, from, o, from, (int) ((long) n * (t + 1) / tasks) - from);
-            });
+            RowChunks.forEach(o.length, 1, (from, to) -> k.addF32(x, from, y, from, o, from, to - from));
         } else {
             double[] x = a.f64();
             double[] y = b.f64();
