@@ -142,7 +142,7 @@ final class VectorNnKernels implements NnKernels {
                 DoubleVector xcHi = DoubleVector.fromArray(DOUBLE, sumDyXc, j + HALF);
                 for (int e = i0 * cols + j, end = i1 * cols + j; e < end; e += cols) {
                     FloatVector dy = reluGradient(g, y, e, zero);
-                    FloatVector xc = FloatVector.fromArray(FLOAT, z, e).add(bj).sub(muj);
+                    FloatVector xc = centred(z, e, bj, muj);
                     DoubleVector dLo = widen(dy, 0);
                     DoubleVector dHi = widen(dy, 1);
                     dyLo = dyLo.add(dLo);
@@ -180,7 +180,7 @@ final class VectorNnKernels implements NnKernels {
                 DoubleVector hi = DoubleVector.fromArray(DOUBLE, colSum, j + HALF);
                 for (int e = i0 * cols + j, end = i1 * cols + j; e < end; e += cols) {
                     FloatVector dy = reluGradient(g, y, e, zero);
-                    FloatVector xc = FloatVector.fromArray(FLOAT, z, e).add(bj).sub(muj);
+                    FloatVector xc = centred(z, e, bj, muj);
                     FloatVector d = kj.mul(dy).add(slope.mul(xc)).add(cj);
                     d.intoArray(dz, e);
                     lo = lo.add(widen(d, 0));
@@ -196,6 +196,11 @@ final class VectorNnKernels implements NnKernels {
     /** The ReLU's backward at e: g where y &gt; 0, else 0. */
     private static FloatVector reluGradient(float[] g, float[] y, int e, FloatVector zero) {
         return zero.blend(FloatVector.fromArray(FLOAT, g, e), FloatVector.fromArray(FLOAT, y, e).compare(VectorOperators.GT, 0f));
+    }
+
+    /** (z + b) - mu at e, in that order: the centred pre-activation both backward passes read. */
+    private static FloatVector centred(float[] z, int e, FloatVector bias, FloatVector mu) {
+        return FloatVector.fromArray(FLOAT, z, e).add(bias).sub(mu);
     }
 
     /** Half {@code part} (0: lanes 0..HALF-1, 1: the rest) of a float vector, widened exactly to double. */
